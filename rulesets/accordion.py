@@ -1,0 +1,246 @@
+"""Accordion and its historic variants: piles in a row merge onto a matching pile 1 or 3 to the left.
+
+Only each pile's top card matters for the future, so a layout is the tuple of top-card codes
+(see :attr:`rulesets.cards.Card.code`), leftmost first. The default variant lets the player deal
+or move at any time; moves only look left, so that is the same as dealing the whole deck first
+(:class:`OpenRow`, shown equal to :class:`DealtRow` in the tests). The stricter variants deal one
+card at a time (:class:`DealtRow`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Mapping, NamedTuple, Sequence
+
+from rulesets.cards import CARDS, Card, parse_card
+from rulesets.family import Family, MoveError, Option, Variant
+from solver.protocol import NO_SCORE
+
+SLIDE, LEAP = 1, 3
+_MAX_PILES = 52
+
+
+class Move(NamedTuple):
+    """Pile ``pile`` (0-based, left to right) goes onto the pile ``distance`` to its left;
+    distance 0 is dealing the next card of the stock."""
+
+    pile: int
+    distance: int
+
+
+DEAL = Move(-1, 0)
+_SLIDES = tuple(Move(i, SLIDE) for i in range(_MAX_PILES))
+_LEAPS = tuple(Move(i, LEAP) for i in range(_MAX_PILES))
+#: MATCH[a][b]: cards with codes a and b share suit or rank.
+MATCH: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(a.suit == b.suit or a.rank == b.rank for b in CARDS) for a in CARDS
+)
+
+
+def _name(code: int) -> str:
+    return str(CARDS[code])
+
+
+def _render_row(row: Sequence[int]) -> str:
+    return " ".join(_name(code) for code in row)
+
+
+def _describe(row: Sequence[int], move: Move) -> str:
+    kind = "slide" if move.distance == SLIDE else "leap"
+    return f"{_name(row[move.pile])} -> {_name(row[move.pile - move.distance])} ({kind})"
+
+
+_MOVE_TEXT = re.compile(r"^\s*(\S+)\s*->\s*(\S+)\s*(?:\((slide|leap)\))?\s*$", re.IGNORECASE)
+
+
+def _parse_pile_move(row: Sequence[int], text: str) -> Move:
+    found = _MOVE_TEXT.match(text)
+    if not found:
+        raise MoveError(f"cannot read move {text.strip()!r}: write e.g. '4D -> 4S (leap)' or 'deal'")
+    moving, target = parse_card(found.group(1)).code, parse_card(found.group(2)).code
+    for code in (moving, target):
+        if code not in row:
+            raise MoveError(f"move {text.strip()!r}: {_name(code)} is not the top of a pile")
+    pile, onto = row.index(moving), row.index(target)
+    return Move(pile, pile - onto)
+
+
+class OpenRow:
+    """Default Accordion with the whole deck dealt: the player moves at will, any legal move."""
+
+    def start(self, deal: Sequence[Card]) -> tuple[int, ...]:
+        return tuple(card.code for card in deal)
+
+    def moves(self, row: tuple[int, ...]) -> list[Move]:
+        found = []
+        for pile in range(1, len(row)):
+            matches = MATCH[row[pile]]
+            if matches[row[pile - 1]]:
+                found.append(_SLIDES[pile])
+            if pile >= 3 and matches[row[pile - 3]]:
+                found.append(_LEAPS[pile])
+        return found
+
+    def apply(self, row: tuple[int, ...], move: Move) -> tuple[int, ...]:
+        pile, onto = move.pile, move.pile - move.distance
+        return row[:onto] + row[pile : pile + 1] + row[onto + 1 : pile] + row[pile + 1 :]
+
+    def is_won(self, row: tuple[int, ...]) -> bool:
+        return len(row) == 1
+
+    def key(self, row: tuple[int, ...]) -> bytes:
+        return bytes(row)
+
+    def score(self, row: tuple[int, ...]) -> int:
+        return len(row)
+
+    def lower_bound(self, row: tuple[int, ...]) -> int:
+        return 1
+
+    def describe_move(self, row: tuple[int, ...], move: Move) -> str:
+        return _describe(row, move)
+
+    def parse_move(self, row: tuple[int, ...], text: str) -> Move:
+        return _parse_pile_move(row, text)
+
+    def render(self, row: tuple[int, ...]) -> str:
+        return _render_row(row)
+
+
+class Dealt(NamedTuple):
+    """A layout dealt one card at a time: the row of top-card codes and the undealt stock."""
+
+    row: tuple[int, ...]
+    stock: tuple[int, ...]
+
+
+class DealtRow:
+    """Accordion dealt one card at a time, under any combination of the historic rule options."""
+
+    def __init__(
+        self,
+        compulsory: bool = False,
+        nearest: bool = False,
+        leap_only_without_slide: bool = False,
+        order: str = "choice",
+    ) -> None:
+        self.compulsory = compulsory
+        self.nearest = nearest
+        self.leap_only_without_slide = leap_only_without_slide
+        self.leftmost = order == "leftmost"
+
+    def start(self, deal: Sequence[Card]) -> Dealt:
+        codes = tuple(card.code for card in deal)
+        return Dealt(codes[:1], codes[1:])
+
+    def pile_moves(self, row: tuple[int, ...]) -> list[Move]:
+        """The pile moves the options allow, before compulsion decides whether dealing is open."""
+        slides, leaps = [], []
+        for pile in range(1, len(row)):
+            matches = MATCH[row[pile]]
+            slides.append(matches[row[pile - 1]])
+            leaps.append(pile >= 3 and matches[row[pile - 3]])
+        if self.leap_only_without_slide and any(slides):
+            leaps = [False] * len(leaps)
+        found = []
+        for pile, (slide, leap) in enumerate(zip(slides, leaps), 1):
+            if slide:
+                found.append(_SLIDES[pile])
+            if leap and not (slide and self.nearest):
+                found.append(_LEAPS[pile])
+            if found and self.leftmost:
+                return found[:1]
+        return found
+
+    def moves(self, state: Dealt) -> list[Move]:
+        found = self.pile_moves(state.row)
+        if state.stock and not (found and self.compulsory):
+            found.append(DEAL)
+        return found
+
+    def apply(self, state: Dealt, move: Move) -> Dealt:
+        row, stock = state
+        if move.distance == 0:
+            return Dealt(row + stock[:1], stock[1:])
+        pile, onto = move.pile, move.pile - move.distance
+        return Dealt(row[:onto] + row[pile : pile + 1] + row[onto + 1 : pile] + row[pile + 1 :], stock)
+
+    def is_won(self, state: Dealt) -> bool:
+        return len(state.row) == 1 and not state.stock
+
+    def key(self, state: Dealt) -> bytes:
+        return bytes(state.row) + b"|" + bytes(state.stock)
+
+    def score(self, state: Dealt) -> int:
+        if self.compulsory and (state.stock or self.pile_moves(state.row)):
+            return NO_SCORE
+        return len(state.row) + len(state.stock)
+
+    def lower_bound(self, state: Dealt) -> int:
+        return 1
+
+    def describe_move(self, state: Dealt, move: Move) -> str:
+        if move.distance == 0:
+            return f"deal {_name(state.stock[0])}"
+        return _describe(state.row, move)
+
+    def parse_move(self, state: Dealt, text: str) -> Move:
+        words = text.split()
+        if words and words[0].lower() == "deal":
+            if len(words) > 2 or (len(words) == 2 and state.stock and parse_card(words[1]).code != state.stock[0]):
+                raise MoveError(f"move {text.strip()!r}: the next card of the stock is not {words[1]}")
+            return DEAL
+        return _parse_pile_move(state.row, text)
+
+    def render(self, state: Dealt) -> str:
+        return _render_row(state.row) + f"   [stock: {len(state.stock)}]"
+
+
+_OPTIONS = (
+    Option("compulsory", False, "deal the next card only when no move is available; otherwise a move must be made"),
+    Option("nearest", False, "a pile that can both slide and leap must slide"),
+    Option("leap_only_without_slide", False, "a leap is legal only when no slide is available anywhere in the row"),
+    Option(
+        "order",
+        "choice",
+        "choice: the player picks among legal moves; leftmost: the leftmost pile that can move "
+        "moves, by a slide if it can, else by a leap",
+        ("choice", "leftmost"),
+    ),
+)
+
+
+def build(settings: Mapping[str, Any]) -> OpenRow | DealtRow:
+    """The default rules play on the open row; any stricter option deals one card at a time."""
+    if not any(settings[o.name] != o.default for o in _OPTIONS):
+        return OpenRow()
+    return DealtRow(**settings)
+
+
+FAMILIES = (
+    Family(
+        name="accordion",
+        summary="merge piles onto a matching pile one or three to the left until one pile is left",
+        rules=(
+            "Deal the 52 cards left to right, each starting a new pile. A pile (whole) may go onto\n"
+            "the pile immediately to its left (slide) or three to its left (leap) when their top\n"
+            "cards share suit or rank; gaps close. Won when the whole deck is in one pile. Score:\n"
+            "piles left (lower is better; Sheinwold counts 5 or fewer as a win). The solver reports\n"
+            "the minimal pile count reachable (1 when solvable)."
+        ),
+        options=_OPTIONS,
+        variants=(
+            Variant("accordion", "moves optional, player deals or moves at will (rule card; Tarbart 1905)"),
+            Variant("idle-year", "compulsory, nearest (Dick 1883)", {"compulsory": True, "nearest": True}),
+            Variant("parlett", "compulsory (Parlett 1979)", {"compulsory": True}),
+            Variant(
+                "self-working",
+                "compulsory, nearest, leaps only without slides, leftmost first: no choices at all",
+                {"compulsory": True, "nearest": True, "leap_only_without_slide": True, "order": "leftmost"},
+            ),
+        ),
+        build=build,
+        score_field="min_piles",
+        score_label="piles",
+    ),
+)

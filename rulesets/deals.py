@@ -1,0 +1,98 @@
+"""Deals: PySolFC-compatible seeded shuffles, and checking a given deal against a game's deck."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Callable, Sequence
+
+from rulesets.cards import CARDS, Card, CardError, format_cards, parse_cards
+
+FULL_RANKS: tuple[int, ...] = tuple(range(1, 14))
+#: Ranks of the 28-card Amazons deck: A, 7, 8, 9, T, J, Q.
+STRIPPED_RANKS: tuple[int, ...] = (1, 7, 8, 9, 10, 11, 12)
+_PYSOL_SUIT_ORDER = "CSHD"
+MAX_SEED = 10**20
+
+
+def deck(ranks: Sequence[int] = FULL_RANKS) -> list[Card]:
+    """The deck of the given ranks in PySolFC's fresh order: suits C, S, H, D, each by rank."""
+    return [CARDS["CDHS".index(suit) * 13 + rank - 1] for suit in _PYSOL_SUIT_ORDER for rank in ranks]
+
+
+def _microsoft_randint(seed: int) -> Callable[[int, int], int]:
+    state = seed
+
+    def randint(low: int, high: int) -> int:
+        nonlocal state
+        state = (state * 214013 + 2531011) % 2**32
+        return low + ((state >> 16) & 0x7FFF) % (high + 1 - low)
+
+    return randint
+
+
+def _mersenne_randint(seed: int) -> Callable[[int, int], int]:
+    generator = random.Random(seed)
+    return lambda low, high: low + int(generator.random() * (high + 1 - low))
+
+
+def seeded_deal(seed: int, ranks: Sequence[int] = FULL_RANKS) -> list[Card]:
+    """The deal (first dealt first) of PySolFC game number ``seed`` for a deck of these ranks."""
+    if not 1 <= seed <= MAX_SEED:
+        raise CardError(f"seed {seed} is out of range: game numbers run from 1 to {MAX_SEED}")
+    cards = deck(ranks)
+    if seed < 32000:
+        if len(cards) == 52:
+            cards = [cards[i + j] for i in range(13) for j in (0, 39, 26, 13)]
+        randint = _microsoft_randint(seed)
+    else:
+        randint = _mersenne_randint(seed)
+    for n in range(len(cards) - 1, 0, -1):
+        j = randint(0, n)
+        cards[n], cards[j] = cards[j], cards[n]
+    cards.reverse()
+    return cards
+
+
+def check_deal(cards: Sequence[Card], expected: Sequence[Card]) -> list[Card]:
+    """The deal as a list if it holds exactly the expected deck; else a CardError naming the cards."""
+    counts = Counter(cards)
+    wanted = Counter(expected)
+    problems = []
+    duplicated = [card for card, n in counts.items() if n > 1 and card in wanted]
+    if duplicated:
+        problems.append("duplicated " + format_cards(sorted(duplicated)))
+    foreign = [card for card in counts if card not in wanted]
+    if foreign:
+        problems.append("not in this game's deck " + format_cards(sorted(foreign)))
+    missing = [card for card in wanted if card not in counts]
+    if missing:
+        problems.append("missing " + format_cards(sorted(missing)))
+    if problems:
+        raise CardError(f"bad deal of {len(cards)} cards: " + "; ".join(problems))
+    return list(cards)
+
+
+def read_deal(text: str, expected: Sequence[Card]) -> list[Card]:
+    """Parse and check one deal written as space-separated cards."""
+    return check_deal(parse_cards(text), expected)
+
+
+def read_deal_file(text: str, expected: Sequence[Card]) -> list[list[Card]]:
+    """Deals from a file: one deal per line, ``#`` comments and blank lines ignored.
+
+    A file whose lines each hold a single card is read as one deal, one card per line.
+    """
+    lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+    lines = [line for line in lines if line]
+    if not lines:
+        raise CardError("the file holds no deal")
+    if all(len(line.split()) == 1 for line in lines):
+        return [read_deal(" ".join(lines), expected)]
+    deals = []
+    for number, line in enumerate(lines, 1):
+        try:
+            deals.append(read_deal(line, expected))
+        except CardError as error:
+            raise CardError(f"deal {number}: {error}") from None
+    return deals

@@ -1,0 +1,158 @@
+"""What every ruleset module declares: its options, named variants (presets), deck and deals."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, TypeVar
+
+from rulesets.cards import Card
+from rulesets.deals import FULL_RANKS, deck, seeded_deal
+from solver.protocol import Game
+
+State = TypeVar("State", bound=Hashable)
+Move = TypeVar("Move", bound=Hashable)
+
+
+class OptionError(ValueError):
+    """An unknown game, variant or option, or an option value the game does not accept."""
+
+
+class MoveError(ValueError):
+    """A move written in a form the game cannot read, or naming cards that are not in play."""
+
+
+class Ruleset(Game[State, Move], Protocol):
+    """A game with its options fixed: the search protocol plus what people read and write."""
+
+    def start(self, deal: Sequence[Card]) -> State:
+        """The opening state for a checked deal (first dealt first)."""
+        ...
+
+    def describe_move(self, state: State, move: Move) -> str:
+        """The move in the game's notation, e.g. ``4D -> 4S (leap)``; :meth:`parse_move` reads it back."""
+        ...
+
+    def parse_move(self, state: State, text: str) -> Move:
+        """The move written as ``text`` in ``state``; raises MoveError if it cannot be read."""
+        ...
+
+    def render(self, state: State) -> str:
+        """The layout drawn as text, for ``--show``."""
+        ...
+
+
+_TRUE = {"yes", "true", "on", "1", "y"}
+_FALSE = {"no", "false", "off", "0", "n"}
+
+
+@dataclass(frozen=True)
+class Option:
+    """One rule option: its default, the values it takes, and what it means in plain words."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = (False, True)
+
+    def parse(self, text: str) -> Any:
+        """The value written as ``text``; booleans read yes/no, true/false, on/off, 1/0."""
+        word = text.strip().lower()
+        if isinstance(self.default, bool):
+            if word in _TRUE:
+                return True
+            if word in _FALSE:
+                return False
+        else:
+            for choice in self.choices:
+                if word == str(choice).lower():
+                    return choice
+        raise OptionError(f"option {self.name} does not take {text!r}; it takes {self.spell_choices()}")
+
+    def spell(self, value: Any) -> str:
+        """The value as a user writes it."""
+        if isinstance(value, bool):
+            return "yes" if value else "no"
+        return str(value)
+
+    def spell_choices(self) -> str:
+        return ", ".join(self.spell(choice) for choice in self.choices)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """A named preset of option values (the options it does not name keep their defaults)."""
+
+    name: str
+    summary: str
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Family:
+    """A game family: the ruleset builder, its options and variants, its deck and seeded deals.
+
+    ``score_field`` names the score in JSON output (``min_piles``, ``min_cards_left``).
+    """
+
+    name: str
+    summary: str
+    rules: str
+    options: tuple[Option, ...]
+    variants: tuple[Variant, ...]
+    build: Callable[[Mapping[str, Any]], Ruleset[Any, Any]]
+    score_field: str = "min_cards_left"
+    score_label: str = "cards left"
+    ranks: tuple[int, ...] = FULL_RANKS
+    arrange: Callable[[list[Card]], list[Card]] = list
+
+    def deck(self) -> list[Card]:
+        return deck(self.ranks)
+
+    def seeded_deal(self, seed: int) -> list[Card]:
+        """PySolFC's deal number ``seed`` for this game, as the game lays it out."""
+        return self.arrange(seeded_deal(seed, self.ranks))
+
+    def variant(self, name: str | None) -> Variant:
+        if name is None:
+            return self.variants[0]
+        for variant in self.variants:
+            if variant.name == name:
+                return variant
+        known = ", ".join(v.name for v in self.variants)
+        raise OptionError(f"unknown variant {name!r} of {self.name}; variants: {known}")
+
+    def settings(self, variant: str | None = None, overrides: Sequence[str] = ()) -> dict[str, Any]:
+        """Option values: defaults, then the variant's preset, then ``name=value`` overrides."""
+        options = {option.name: option for option in self.options}
+        values = {option.name: option.default for option in self.options}
+        values.update(self.variant(variant).settings)
+        for text in overrides:
+            name, sep, value = text.partition("=")
+            name = name.strip().replace("-", "_")
+            if not sep:
+                raise OptionError(f"option {text!r} is not of the form name=value")
+            if name not in options:
+                known = ", ".join(options) or "none"
+                raise OptionError(f"unknown option {name!r} of {self.name}; options: {known}")
+            values[name] = options[name].parse(value)
+        return values
+
+    def describe(self) -> str:
+        """The rules, options with defaults, and variants in plain words."""
+        lines = [f"{self.name}: {self.summary}", "", self.rules, ""]
+        if self.options:
+            lines.append("Options (--option name=value):")
+            for option in self.options:
+                lines.append(
+                    f"  {option.name} (default {option.spell(option.default)}; "
+                    f"{option.spell_choices()}): {option.help}"
+                )
+            lines.append("")
+        lines.append("Variants (--variant NAME):")
+        for variant in self.variants:
+            preset = ", ".join(f"{k}={self.option(k).spell(v)}" for k, v in variant.settings.items())
+            lines.append(f"  {variant.name}: {variant.summary}" + (f" [{preset}]" if preset else ""))
+        return "\n".join(lines)
+
+    def option(self, name: str) -> Option:
+        return next(option for option in self.options if option.name == name)

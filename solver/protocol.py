@@ -1,0 +1,60 @@
+"""The narrow protocol through which the search engine knows a game.
+
+A game object is one ruleset with its options fixed. States and moves are immutable, hashable
+values of the game's own choosing; the engine never looks inside them.
+"""
+
+from __future__ import annotations
+
+from typing import Hashable, Protocol, Sequence, TypeVar
+
+State = TypeVar("State", bound=Hashable)
+Move = TypeVar("Move", bound=Hashable)
+
+#: The score of a state where the game cannot end (e.g. a compulsory move is pending).
+NO_SCORE = 2**31 - 1
+
+
+class Game(Protocol[State, Move]):
+    """What a ruleset offers the search: moves, their effect, the goal, and a score to minimise.
+
+    Compulsory rules are expressed by :meth:`moves` returning only the choices the rules leave
+    open (dealing from a stock is a move like any other). The state graph may hold cycles.
+    """
+
+    def moves(self, state: State) -> Sequence[Move]:
+        """The legal moves in ``state``, best-first in the ruleset's preferred order."""
+        ...
+
+    def apply(self, state: State, move: Move) -> State:
+        """The state after ``move``; ``state`` itself is left unchanged."""
+        ...
+
+    def is_won(self, state: State) -> bool:
+        """Whether ``state`` is a win (it then has the lowest score the game allows)."""
+        ...
+
+    def key(self, state: State) -> bytes:
+        """A canonical layout key: equal for states whose futures are the same."""
+        ...
+
+    def score(self, state: State) -> int:
+        """The score if the game ended here, lower is better (Accordion: piles; others: cards
+        left), or NO_SCORE where the rules do not let it end here."""
+        ...
+
+    def lower_bound(self, state: State) -> int:
+        """An admissible bound: no state reachable from ``state`` scores lower than this."""
+        ...
+
+
+class CostedGame(Game[State, Move], Protocol):
+    """A game whose moves have costs, for IDA* (e.g. Amazons counts passes through the stock)."""
+
+    def move_cost(self, state: State, move: Move) -> int:
+        """The non-negative cost of playing ``move`` in ``state``."""
+        ...
+
+    def cost_to_win_bound(self, state: State) -> int:
+        """An admissible bound on the cost still needed to win from ``state``."""
+        ...

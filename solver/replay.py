@@ -1,0 +1,46 @@
+"""The replay checker: plays a line of moves from the start, move by move, through the rules."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Generic, Hashable, Sequence, TypeVar
+
+from solver.protocol import Game
+from solver.result import SearchResult, Verdict
+
+State = TypeVar("State", bound=Hashable)
+Move = TypeVar("Move", bound=Hashable)
+
+
+class IllegalLine(ValueError):
+    """A line of moves that the rules do not allow, or that does not reach what it claims."""
+
+
+@dataclass(frozen=True)
+class Replay(Generic[State]):
+    """The outcome of replaying a line: the final state, or the first illegal move (1-based)."""
+
+    final: State
+    illegal_at: int | None = None
+
+
+def replay(game: Game[State, Move], start: State, line: Sequence[Move]) -> Replay[State]:
+    """Play ``line`` from ``start``; stop at the first move not among the legal ones."""
+    state = start
+    for number, move in enumerate(line, 1):
+        if move not in game.moves(state):
+            return Replay(state, number)
+        state = game.apply(state, move)
+    return Replay(state)
+
+
+def checked(game: Game[State, Move], start: State, result: SearchResult[Move]) -> SearchResult[Move]:
+    """The result, once its best line replays legally to its score (and to a win if won)."""
+    outcome = replay(game, start, result.best_line)
+    if outcome.illegal_at is not None:
+        raise IllegalLine(f"internal error: move {outcome.illegal_at} of the search's line is illegal")
+    if game.score(outcome.final) != result.best_score:
+        raise IllegalLine("internal error: the search's line does not reach the score it reports")
+    if result.verdict is Verdict.WON and not game.is_won(outcome.final):
+        raise IllegalLine("internal error: the search's winning line does not win")
+    return result

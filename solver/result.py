@@ -1,0 +1,57 @@
+"""What a search answers: verdict, winning line, best score reached, and statistics."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Generic, Hashable, TypeVar
+
+Move = TypeVar("Move", bound=Hashable)
+
+
+class Verdict(str, Enum):
+    """``lost`` only when the whole reachable space was searched; a limit hit gives ``unknown``."""
+
+    WON = "won"
+    LOST = "lost"
+    UNKNOWN = "unknown"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Bounds on one search. ``None`` means unbounded."""
+
+    max_nodes: int | None = None
+    max_seconds: float | None = None
+    max_memory: int | None = None
+
+
+@dataclass
+class Stats:
+    """Counters of one search: states expanded, table size and memory, CPU seconds."""
+
+    nodes: int = 0
+    table_entries: int = 0
+    peak_table_bytes: int = 0
+    evictions: int = 0
+    seconds: float = 0.0
+    iterations: int = 0
+
+
+@dataclass(frozen=True)
+class SearchResult(Generic[Move]):
+    """The answer. ``best_score`` is proven minimal unless the verdict is ``unknown``.
+
+    ``solution`` holds the winning moves when won; ``best_line`` reaches ``best_score``.
+    ``limit`` names the limit that stopped the search, if one did.
+    """
+
+    verdict: Verdict
+    best_score: int
+    best_line: tuple[Move, ...]
+    stats: Stats = field(compare=False)
+    limit: str | None = None
+
+    @property
+    def solution(self) -> tuple[Move, ...] | None:
+        return self.best_line if self.verdict is Verdict.WON else None
