@@ -6,17 +6,18 @@
 from __future__ import annotations
 
 import importlib
+import pkgutil
+from functools import cache
 
 from rulesets.family import Family, OptionError
 
-_MODULES = ("accordion",)
 
-
+@cache
 def families() -> dict[str, Family]:
-    """Every game family by name, in the order they are listed to users."""
+    """Every game family by name: each module of this package that declares ``FAMILIES``."""
     found: dict[str, Family] = {}
-    for module in _MODULES:
-        for family in importlib.import_module(f"rulesets.{module}").FAMILIES:
+    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: (m.name != "accordion", m.name)):
+        for family in getattr(importlib.import_module(f"{__name__}.{module.name}"), "FAMILIES", ()):
             found[family.name] = family
     return found
 
