@@ -242,5 +242,6 @@ FAMILIES = (
         build=build,
         score_field="min_piles",
         score_label="piles",
+        threshold=("sheinwold", 5),
     ),
 )

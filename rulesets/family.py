@@ -91,7 +91,8 @@ class Variant:
 class Family:
     """A game family: the ruleset builder, its options and variants, its deck and seeded deals.
 
-    ``score_field`` names the score in JSON output (``min_piles``, ``min_cards_left``).
+    ``score_field`` names the score in JSON output (``min_piles``, ``min_cards_left``);
+    ``threshold`` names a traditional scoring that counts a score at or below it as a win.
     """
 
     name: str
@@ -102,6 +103,7 @@ class Family:
     build: Callable[[Mapping[str, Any]], Ruleset[Any, Any]]
     score_field: str = "min_cards_left"
     score_label: str = "cards left"
+    threshold: tuple[str, int] | None = None
     ranks: tuple[int, ...] = FULL_RANKS
     arrange: Callable[[list[Card]], list[Card]] = list
 
