@@ -71,6 +71,7 @@ def depth_first(game: Game[State, Move], start: State, limits: Limits = Limits()
     if is_won(start):
         return SearchResult(Verdict.WON, best, (), budget.stats(table))
     entries = table.entries
+    capacity = table.capacity or float("inf")
     path_digests = [digest(key(start))]
     entries.add(path_digests[0])
     states = [start]
@@ -94,9 +95,9 @@ def depth_first(game: Game[State, Move], start: State, limits: Limits = Limits()
             budget.nodes += 1
             if budget.nodes % _CHECK_EVERY == 0:
                 budget.check()
-                if table.full():
-                    table.evict(path_digests)
-                    entries = table.entries
+            if len(entries) >= capacity:
+                table.evict(path_digests)
+                entries = table.entries
             entries.add(child_digest)
             line.append(move)
             child_score = score(child)
@@ -189,9 +190,9 @@ def _bounded_pass(
         budget.nodes += 1
         if budget.nodes % _CHECK_EVERY == 0:
             budget.check()
-            if table.full():
-                table.evict(path_digests)
-                cost_seen = table.entries
+        if table.full():
+            table.evict(path_digests)
+            cost_seen = table.entries
         cost_seen[child_digest] = cost
         line.append(move)
         child_score = game.score(child)

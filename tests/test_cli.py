@@ -1,0 +1,108 @@
+"""The patience command as a user meets it: output, JSON records, verification and bad input."""
+
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+from solver.cli import app
+
+runner = CliRunner()
+SEED_1 = "JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC KH 3H 2S KS 9D QD JS AS AH 3C 4C 5C TS QH 4H AC 4D 7S 3S TD 4S TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H"
+
+
+def run(*args):
+    return runner.invoke(app, list(args))
+
+
+def test_games_and_describe_list_variants_and_options():
+    assert "idle-year" in run("games").output
+    text = run("describe", "accordion").output
+    for word in ("compulsory", "nearest", "leap_only_without_slide", "order", "default no", "self-working"):
+        assert word in text
+
+
+def test_deal_prints_the_pysolfc_deal():
+    result = run("deal", "accordion", "--seed", "1")
+    assert result.exit_code == 0 and result.output.strip() == SEED_1
+
+
+def test_solve_prints_numbered_moves_and_the_json_record():
+    text = run("solve", "accordion", "--seed", "7")
+    assert text.exit_code == 0
+    assert "result: won" in text.output and "piles (minimum): 1" in text.output
+    assert " 51. " in text.output and "->" in text.output
+    record = json.loads(run("solve", "accordion", "--seed", "7", "--json").output)
+    assert record["result"] == "won" and record["min_piles"] == 1 and record["seed"] == 7
+    assert len(record["solution"]) == 51 and record["nodes"] > 0 and record["seconds"] >= 0
+    for field in ("game", "variant", "deal"):
+        assert field in record
+
+
+def test_show_draws_the_row_after_each_move():
+    text = run("solve", "accordion", "--seed", "7", "--show").output
+    rows = [line for line in text.splitlines() if line.startswith("       ")]
+    assert len(rows) == 52 and len(rows[-1].split()) == 1
+
+
+def test_limits_give_unknown(tmp_path):
+    record = json.loads(run("solve", "accordion", "--seed", "1", "--json", "--max-nodes", "10").output)
+    assert record["result"] == "unknown" and record["limit"] == "max_nodes" and not record["score_proven"]
+
+
+def test_file_of_deals_gives_one_json_line_each(tmp_path):
+    deals = tmp_path / "deals.txt"
+    deals.write_text(f"# two deals\n{SEED_1}\n{' '.join(reversed(SEED_1.split()))}\n")
+    lines = run("solve", "accordion", "--file", str(deals), "--json").output.splitlines()
+    assert len(lines) == 2 and all(json.loads(line)["seed"] is None for line in lines)
+
+
+def test_verify_accepts_a_solution_and_names_the_first_illegal_move(tmp_path):
+    solved = run("solve", "accordion", "--seed", "7").output
+    moves = [line for line in solved.splitlines() if line[:4].strip().rstrip(".").isdigit()]
+    good = tmp_path / "good.txt"
+    good.write_text("\n".join(moves) + "\n")
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(good))
+    assert result.exit_code == 0 and "the game is won" in result.output
+    record = tmp_path / "record.json"
+    record.write_text(run("solve", "accordion", "--seed", "7", "--json").output)
+    assert run("verify", "accordion", "--seed", "7", "--solution", str(record)).exit_code == 0
+    bad = tmp_path / "bad.txt"
+    bad.write_text("\n".join(moves[:3] + ["3D -> JD (leap)"] + moves[3:]) + "\n")
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(bad))
+    assert result.exit_code == 1 and "move 4 (3D -> JD (leap)) is illegal" in result.output
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("solve", "klondike", "--seed", "1"), "unknown game 'klondike'"),
+        (("solve", "accordion", "--deal", "AS 2S XX"), "unknown card(s): XX"),
+        (("solve", "accordion", "--deal", SEED_1.replace("6H", "JD")), "duplicated JD"),
+        (("solve", "accordion", "--deal", SEED_1.rsplit(" ", 1)[0]), "missing 6H"),
+        (("solve", "accordion", "--seed", "1", "--variant", "fast"), "unknown variant 'fast'"),
+        (("solve", "accordion", "--seed", "1", "--option", "speed=2"), "unknown option 'speed'"),
+        (("solve", "accordion", "--seed", "1", "--option", "order=random"), "option order does not take"),
+        (("solve", "accordion", "--seed", "0"), "out of range"),
+        (("solve", "accordion"), "give exactly one of --seed, --deal or --file"),
+        (("solve", "accordion", "--seed", "1", "--max-memory", "lots"), "cannot read memory size"),
+        (("solve", "accordion", "--file", "/nonexistent/deals.txt"), "No such file"),
+        (("solve", "accordion", "--seed", "1", "--fewest-redeals"), "does not apply"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_code_2(args, message):
+    result = run(*args)
+    assert result.exit_code == 2
+    assert message in result.output
+    assert "Traceback" not in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_malformed_solution_file_is_an_error(tmp_path):
+    broken = tmp_path / "broken.json"
+    broken.write_text("{not json")
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(broken))
+    assert result.exit_code == 2 and "malformed solution file" in result.output
+    gibberish = tmp_path / "gibberish.txt"
+    gibberish.write_text("4S => 8S\n")
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(gibberish))
+    assert result.exit_code == 1 and "move 1" in result.output and "cannot read move" in result.output

@@ -1,0 +1,195 @@
+"""The search engine on toy games given as explicit graphs: DFS, IDA*, limits, the memory bound."""
+
+import heapq
+from dataclasses import dataclass, field
+
+import pytest
+from hypothesis import given, strategies as st
+
+from solver.replay import IllegalLine, checked, replay
+from solver.result import Limits, SearchResult, Stats, Verdict
+from solver.search import depth_first, iterative_deepening
+from solver.table import TranspositionTable
+
+
+@dataclass(frozen=True)
+class GraphGame:
+    """States are node numbers; a move is (target, cost); node scores; won nodes score 0."""
+
+    edges: dict = field(hash=False)
+    scores: dict = field(hash=False)
+
+    def moves(self, state):
+        return self.edges.get(state, [])
+
+    def apply(self, state, move):
+        return move[0]
+
+    def is_won(self, state):
+        return self.scores[state] == 0
+
+    def key(self, state):
+        return state.to_bytes(4, "little")
+
+    def score(self, state):
+        return self.scores[state]
+
+    def lower_bound(self, state):
+        return 0
+
+    def move_cost(self, state, move):
+        return move[1]
+
+    def cost_to_win_bound(self, state):
+        return 0
+
+
+def chain(n, cyclic=False, won_at=None):
+    """0 -> 1 -> ... -> n-1 (and back to 0 if cyclic); scores count down to 1 (or 0 at won_at)."""
+    edges = {i: [(i + 1, 1)] for i in range(n - 1)}
+    if cyclic:
+        edges[n - 1] = [(0, 1)]
+    scores = {i: n - i for i in range(n)}
+    if won_at is not None:
+        scores[won_at] = 0
+    return GraphGame(edges, scores)
+
+
+@st.composite
+def graphs(draw):
+    n = draw(st.integers(2, 12))
+    edges = {}
+    for node in range(n):
+        targets = draw(st.lists(st.tuples(st.integers(0, n - 1), st.integers(0, 3)), max_size=4, unique_by=lambda e: e[0]))
+        edges[node] = targets
+    scores = {node: draw(st.integers(0, 5)) if node else draw(st.integers(1, 5)) for node in range(n)}
+    return GraphGame(edges, scores)
+
+
+def reachable(game, start=0):
+    seen, todo = {start}, [start]
+    while todo:
+        for target, _ in game.moves(todo.pop()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
+
+
+def cheapest_win(game, start=0):
+    """Dijkstra over move costs: the least cost of reaching a won state, or None."""
+    best, queue = {start: 0}, [(0, start)]
+    while queue:
+        cost, node = heapq.heappop(queue)
+        if game.is_won(node):
+            return cost
+        if cost > best[node]:
+            continue
+        for target, step in game.moves(node):
+            if cost + step < best.get(target, 1 << 30):
+                best[target] = cost + step
+                heapq.heappush(queue, (cost + step, target))
+    return None
+
+
+@given(graphs())
+def test_depth_first_finds_a_win_exactly_when_one_is_reachable(game):
+    result = checked(game, 0, depth_first(game, 0))
+    states = reachable(game)
+    assert result.best_score == min(game.scores[s] for s in states)
+    assert (result.verdict is Verdict.WON) == any(game.is_won(s) for s in states)
+    assert result.verdict is not Verdict.UNKNOWN
+    assert replay(game, 0, result.best_line).final in states
+
+
+@given(graphs())
+def test_iterative_deepening_finds_the_cheapest_win(game):
+    result = checked(game, 0, iterative_deepening(game, 0))
+    cheapest = cheapest_win(game)
+    if cheapest is None:
+        assert result.verdict is Verdict.LOST
+        assert result.best_score == min(game.scores[s] for s in reachable(game))
+    else:
+        assert result.verdict is Verdict.WON
+        assert sum(game.move_cost(None, move) for move in result.solution) == cheapest
+
+
+@given(graphs(), st.integers(1, 3))
+def test_a_tiny_memory_bound_evicts_but_never_changes_the_answer(game, kilobytes):
+    unbounded = depth_first(game, 0)
+    bounded = checked(game, 0, depth_first(game, 0, Limits(max_memory=kilobytes * 1024)))
+    assert (bounded.verdict, bounded.best_score) == (unbounded.verdict, unbounded.best_score)
+
+
+def test_cycles_terminate_and_prove_the_loss():
+    game = chain(5000, cyclic=True)
+    result = depth_first(game, 0)
+    assert result.verdict is Verdict.LOST
+    assert result.best_score == 1 and len(result.best_line) == 4999
+    assert iterative_deepening(chain(200, cyclic=True), 0).verdict is Verdict.LOST
+
+
+def test_memory_bound_is_honoured_and_keeps_the_path():
+    fan = GraphGame({0: [(i, 1) for i in range(1, 20001)]}, {i: 5 for i in range(20001)})
+    result = depth_first(fan, 0, Limits(max_memory=64 * 1024))
+    assert result.verdict is Verdict.LOST and result.stats.evictions > 0
+    assert result.stats.peak_table_bytes <= 64 * 1024 * 1.5
+    deep = depth_first(chain(3000, cyclic=True), 0, Limits(max_memory=16 * 1024))
+    assert deep.verdict is Verdict.LOST and deep.best_score == 1 and deep.stats.evictions > 0
+
+
+@pytest.mark.parametrize("search", [depth_first, iterative_deepening])
+def test_node_limit_answers_unknown_never_lost(search):
+    game = chain(50000)
+    result = search(game, 0, Limits(max_nodes=2048))
+    assert result.verdict is Verdict.UNKNOWN and result.limit == "max_nodes"
+    assert result.best_score > 1
+
+
+class Endless(GraphGame):
+    """An unbounded chain: state n leads to n + 1, never won."""
+
+    def moves(self, state):
+        return [(state + 1, 1)]
+
+    def score(self, state):
+        return 1
+
+    def is_won(self, state):
+        return False
+
+
+def test_time_limit_answers_unknown():
+    game = Endless({}, {})
+    result = depth_first(game, 0, Limits(max_seconds=0.05))
+    assert result.verdict is Verdict.UNKNOWN and result.limit == "max_seconds"
+
+
+def test_win_at_the_start_and_deep_wins():
+    assert depth_first(chain(3, won_at=0), 0).verdict is Verdict.WON
+    result = depth_first(chain(3000, won_at=2999), 0)
+    assert result.verdict is Verdict.WON and len(result.solution) == 2999
+
+
+def test_stats_are_filled():
+    result = depth_first(chain(100), 0)
+    assert result.stats.nodes == 100 and result.stats.table_entries == 100
+    assert result.stats.peak_table_bytes > 0 and result.stats.seconds >= 0
+
+
+def test_the_replay_checker_rejects_a_forged_result():
+    game = chain(10, won_at=9)
+    forged = SearchResult(Verdict.WON, 0, ((5, 1),), Stats())
+    with pytest.raises(IllegalLine, match="move 1"):
+        checked(game, 0, forged)
+    short = SearchResult(Verdict.WON, 0, ((1, 1),), Stats())
+    with pytest.raises(IllegalLine):
+        checked(game, 0, short)
+
+
+def test_table_eviction_keeps_pinned_entries():
+    table = TranspositionTable(max_bytes=16 * 72)
+    table.entries.update(range(16))
+    assert table.full()
+    table.evict([3, 5])
+    assert set(table.entries) == {3, 5} and table.evictions == 1 and table.peak_entries == 16
