@@ -1,0 +1,374 @@
+"""Surveys: resumable after any interruption, the same whatever the parallelism, refusing to mix
+settings; and the report's numbers, exports and plot."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import typer
+from typer.testing import CliRunner
+
+from solver.cli import friendly
+from solver.cli.report import report_command, summarize, wilson
+from solver.cli.run import Setup, solve
+from solver.cli.survey import (
+    MAX_SURVEY_SEED,
+    Store,
+    SurveyError,
+    SurveySpec,
+    parse_seeds,
+    run_survey,
+    survey_command,
+)
+from solver.result import Limits
+from rulesets.cards import format_cards
+
+# A command line with just the survey commands, registered as solver.cli registers them.
+cli = typer.Typer(pretty_exceptions_enable=False)
+cli.command("survey")(friendly(survey_command))
+cli.command("report")(friendly(report_command))
+runner = CliRunner()
+
+#: Parlett under a small node limit: a quick mix of won, lost and unknown deals.
+GAME, VARIANT, NODES = "accordion", "parlett", 2000
+SPEC = SurveySpec(GAME, VARIANT, (), NODES, None, 2 * 1024**3)  # as the command line builds it
+SEEDS = "1-150"
+COMPARED = "seed, game, variant, options, deal, result, score, score_proven, limit_hit, nodes, solver_version"
+SCRIPT = (
+    "import sys, typer\n"
+    "from solver.cli import friendly\n"
+    "from solver.cli.survey import survey_command\n"
+    "app = typer.Typer()\n"
+    "app.command('survey')(friendly(survey_command))\n"
+    "app.command('other')(lambda: None)\n"
+    "app()\n"
+)
+
+
+def table(path: Path) -> list[tuple]:
+    """What must agree between runs: everything but the CPU seconds and table bytes."""
+    with sqlite3.connect(path) as db:
+        return list(db.execute(f"SELECT {COMPARED} FROM deals ORDER BY seed"))
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> tuple[Path, list[tuple]]:
+    """An uninterrupted run in this process (--jobs 1)."""
+    path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
+    tally = run_survey(SPEC, parse_seeds(SEEDS), path, jobs=1)
+    assert tally.solved == 150 and not tally.interrupted
+    rows = table(path)
+    assert {row[5] for row in rows} == {"won", "lost", "unknown"}, "the sample should hold every verdict"
+    return path, rows
+
+
+def survey_args(out: Path, *extra: str) -> list[str]:
+    return ["survey", GAME, "--variant", VARIANT, "--seeds", SEEDS, "--max-nodes", str(NODES), "--out", str(out), *extra]
+
+
+# ----------------------------------------------------------------------------- seeds
+
+
+def test_seed_ranges_merge_and_sort():
+    assert parse_seeds("1-1000,2000-2100") == [(1, 1000), (2000, 2100)]
+    assert parse_seeds("7") == [(7, 7)]
+    assert parse_seeds("50-60, 1-10,5-20,21-22,55") == [(1, 22), (50, 60)]
+
+
+@pytest.mark.parametrize("text", ["", "0-5", "9-3", "a-b", "1-2-3", "3,", f"1-{MAX_SURVEY_SEED + 1}"])
+def test_bad_seed_ranges_are_refused(text):
+    if text == "3,":
+        assert parse_seeds(text) == [(3, 3)]
+        return
+    with pytest.raises(SurveyError):
+        parse_seeds(text)
+
+
+# ----------------------------------------------------------------------------- what is stored
+
+
+def test_rows_are_the_solver_outcomes(reference):
+    path, rows = reference
+    setup = Setup.of(GAME, VARIANT)
+    for seed in (1, 17, 150):
+        cards = setup.deal(seed=seed)
+        outcome = solve(setup, cards, Limits(max_nodes=NODES), seed)
+        row = rows[seed - 1]
+        assert row[0] == seed and row[4] == format_cards(cards)
+        assert (row[5], row[6], row[9]) == (outcome.result.verdict.value, outcome.score(), outcome.result.stats.nodes)
+        assert json.loads(row[3])["compulsory"] is True and row[1:3] == (GAME, VARIANT)
+    with sqlite3.connect(path) as db:
+        assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        meta = dict(db.execute("SELECT key, value FROM survey"))
+    assert meta["game"] == GAME and meta["variant"] == VARIANT and json.loads(meta["max_nodes"]) == NODES
+
+
+def test_two_jobs_store_the_same_results(reference, tmp_path):
+    out = tmp_path / "two.sqlite"
+    tally = run_survey(SPEC, parse_seeds(SEEDS), out, jobs=2)
+    assert tally.solved == 150
+    assert table(out) == reference[1]
+
+
+def test_rerun_after_a_partial_run_skips_what_is_stored(reference, tmp_path):
+    out = tmp_path / "partial.sqlite"
+    first = run_survey(SPEC, parse_seeds("1-20,40-50"), out, jobs=1)
+    assert first.solved == 31
+    second = run_survey(SPEC, parse_seeds(SEEDS), out, jobs=2)
+    assert (second.skipped, second.solved) == (31, 119)
+    assert table(out) == reference[1]
+    third = run_survey(SPEC, parse_seeds(SEEDS), out, jobs=1)
+    assert (third.skipped, third.solved) == (150, 0)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == pid:
+                found.append(int(entry.name))
+    return found
+
+
+def _start_and_stop(out: Path, how: int) -> tuple[subprocess.Popen, int, list[int]]:
+    """Start the survey in a subprocess with two workers; send it ``how`` once some rows are stored."""
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    process = subprocess.Popen(
+        [sys.executable, "-c", SCRIPT, *survey_args(out, "--jobs", "2")],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+    )
+    deadline = time.monotonic() + 60
+    stored = 0
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists():
+            try:
+                with sqlite3.connect(out, timeout=5) as db:
+                    stored = db.execute("SELECT COUNT(*) FROM deals").fetchone()[0]
+            except sqlite3.OperationalError:
+                stored = 0
+            if stored:
+                break
+        time.sleep(0.01)
+    workers = _children(process.pid) if Path("/proc").is_dir() else []
+    process.send_signal(how)
+    process.wait(30)
+    assert 0 < stored < 150, "the run should have been stopped part way"
+    return process, stored, workers
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+def test_kill_9_mid_run_loses_nothing_after_a_rerun(reference, tmp_path):
+    out = tmp_path / "killed.sqlite"
+    process, stored, workers = _start_and_stop(out, signal.SIGKILL)
+    assert process.returncode == -signal.SIGKILL
+    assert len(workers) >= 2 or not Path("/proc").is_dir()  # the two workers (and spawn's resource tracker)
+    deadline = time.monotonic() + 10  # orphaned workers notice and leave
+    while any(Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+              for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()
+                and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+    kept = table(out)
+    assert kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}]
+    rerun = runner.invoke(cli, survey_args(out, "--jobs", "2"))
+    assert rerun.exit_code == 0, rerun.output
+    assert f"{len(kept)} already there" in rerun.output
+    assert table(out) == reference[1]
+
+
+def test_ctrl_c_stops_cleanly_and_says_how_to_resume(reference, tmp_path):
+    out = tmp_path / "interrupted.sqlite"
+    process, stored, _ = _start_and_stop(out, signal.SIGINT)
+    assert process.returncode == 130
+    assert "rerun the same command" in process.stderr.read()
+    kept = table(out)
+    assert len(kept) >= stored and kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}]
+    assert run_survey(SPEC, parse_seeds(SEEDS), out, jobs=1).skipped == len(kept)
+    assert table(out) == reference[1]
+
+
+# ----------------------------------------------------------------------------- refusing to mix
+
+
+@pytest.mark.parametrize(
+    "change, word",
+    [
+        (["--max-nodes", "3000"], "max_nodes"),
+        (["--variant", "idle-year"], "variant"),
+        (["--option", "nearest=yes"], "options"),
+        (["--max-seconds", "5"], "max_seconds"),
+        (["--max-memory", "1G"], "max_memory"),
+    ],
+)
+def test_other_settings_are_refused_with_a_clear_message(tmp_path, change, word):
+    out = tmp_path / "mixed.sqlite"
+    first = runner.invoke(cli, ["survey", GAME, "--variant", VARIANT, "--seeds", "1-3", "--max-nodes", str(NODES), "--out", str(out)])
+    assert first.exit_code == 0, first.output
+    args = ["survey", GAME, "--variant", VARIANT, "--seeds", "1-6", "--max-nodes", str(NODES), "--out", str(out)]
+    for i in range(0, len(change), 2):
+        if change[i] in args:
+            args[args.index(change[i]) + 1] = change[i + 1]
+        else:
+            args += change[i : i + 2]
+    refused = runner.invoke(cli, args)
+    assert refused.exit_code == 2
+    message = refused.stderr
+    assert message.startswith("patience: error:") and word in message and "not mixed" in message
+    assert len(message.strip().splitlines()) == 1
+    assert len(table(out)) == 3
+
+
+def test_files_that_are_not_surveys_are_refused(tmp_path):
+    text = tmp_path / "notes.sqlite"
+    text.write_text("not a database at all, just some words " * 10)
+    foreign = tmp_path / "foreign.sqlite"
+    with sqlite3.connect(foreign) as db:
+        db.execute("CREATE TABLE other (x)")
+    for path in (text, foreign):
+        for args in (survey_args(path), ["report", str(path)]):
+            result = runner.invoke(cli, args)
+            assert result.exit_code == 2 and "not a survey file" in result.stderr
+    missing = runner.invoke(cli, ["report", str(tmp_path / "none.sqlite")])
+    assert missing.exit_code == 2 and "no such survey file" in missing.stderr
+    bad = runner.invoke(cli, ["survey", GAME, "--seeds", "5-1", "--out", str(tmp_path / "x.sqlite")])
+    assert bad.exit_code == 2 and "seed range" in bad.stderr
+
+
+# ----------------------------------------------------------------------------- progress
+
+
+def test_no_progress_bar_in_pipes_but_one_on_request(tmp_path):
+    quiet = runner.invoke(cli, ["survey", "self-working", "--seeds", "1-40", "--out", str(tmp_path / "a.sqlite")])
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+    assert "40 of 40 deals stored" in quiet.stdout
+    shown = runner.invoke(cli, ["survey", "self-working", "--seeds", "1-40", "--out", str(tmp_path / "b.sqlite"), "--progress"])
+    assert shown.exit_code == 0 and "40/40" in shown.stderr and "won 0" in shown.stderr
+
+
+# ----------------------------------------------------------------------------- the report
+
+
+def wilson_by_bisection(won: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson interval from its definition: the p with |won/n - p| = z * sqrt(p (1 - p) / n)."""
+    observed = won / n
+
+    def outside(p: float) -> float:
+        return abs(observed - p) - z * math.sqrt(p * (1 - p) / n)
+
+    def root(inside: float, beyond: float) -> float:
+        for _ in range(200):
+            middle = (inside + beyond) / 2
+            if outside(middle) > 0:
+                beyond = middle
+            else:
+                inside = middle
+        return (inside + beyond) / 2
+
+    return root(observed, 0.0), root(observed, 1.0)
+
+
+@pytest.mark.parametrize("won, n", [(0, 10), (10, 10), (1, 2), (37, 100), (813, 100000)])
+def test_wilson_interval_matches_its_definition(won, n):
+    low, high = wilson(won, n)
+    expected = wilson_by_bisection(won, n)
+    assert low == pytest.approx(expected[0], abs=1e-9) and high == pytest.approx(expected[1], abs=1e-9)
+
+
+def _synthetic(path: Path, counts: dict[str, int]) -> list[tuple]:
+    """A survey file with known rows: scores and seconds chosen by seed."""
+    identity = SPEC.identity()
+    store = Store(path, identity)
+    rows, seed = [], 0
+    for result, count in counts.items():
+        for _ in range(count):
+            seed += 1
+            score = 1 if result == "won" else (None if seed % 7 == 0 else 2 + seed % 3)
+            rows.append((seed, GAME, VARIANT, identity["options"], "AS", result, score, int(result != "unknown"),
+                         "max_nodes" if result == "unknown" else None, 10 * seed, seed / 1000, 0, "0"))
+    store.add(rows)
+    store.close()
+    return rows
+
+
+def test_report_numbers_from_known_counts(tmp_path):
+    path = tmp_path / "known.sqlite"
+    rows = _synthetic(path, {"won": 37, "lost": 50, "unknown": 13})
+    summary = summarize(path, slowest=3)
+    assert (summary["deals"], summary["won"], summary["lost"], summary["unknown"]) == (100, 37, 50, 13)
+    assert summary["win_rate"] == pytest.approx(0.37)
+    expected = wilson_by_bisection(37, 100)
+    assert summary["win_rate_95"] == pytest.approx(list(expected), abs=1e-9)
+    assert {row["score"]: row["deals"] for row in summary["histogram"]} == dict(Counter(row[6] for row in rows))
+    assert [row["seed"] for row in summary["slowest"]] == [100, 99, 98]
+    assert summary["threshold"]["name"] == "sheinwold" and summary["threshold"]["deals"] == sum(
+        1 for row in rows if row[6] is not None and row[6] <= 5)
+    text = runner.invoke(cli, ["report", str(path), "--slowest", "3"])
+    assert text.exit_code == 0
+    assert f"won: 37  win rate 37.00% (95% Wilson interval {100 * expected[0]:.2f}% to {100 * expected[1]:.2f}%)" in text.stdout
+    assert "lost: 50  unknown: 13" in text.stdout and "slowest deals:" in text.stdout
+    assert "none" in text.stdout  # deals that reached no score
+
+
+def test_report_of_a_real_survey_and_its_exports(reference, tmp_path):
+    path, rows = reference
+    csv_file, json_file = tmp_path / "deals.csv", tmp_path / "deals.json"
+    result = runner.invoke(cli, ["report", str(path), "--csv", str(csv_file), "--json", str(json_file)])
+    assert result.exit_code == 0, result.output
+    counts = Counter(row[5] for row in rows)
+    assert f"won: {counts['won']}  win rate" in result.stdout
+    assert f"lost: {counts['lost']}  unknown: {counts['unknown']}" in result.stdout
+    exported = list(csv.DictReader(io.StringIO(csv_file.read_text())))
+    assert [int(r["seed"]) for r in exported] == [row[0] for row in rows]
+    assert [(r["result"], r["score"], int(r["nodes"])) for r in exported] == [
+        (row[5], "" if row[6] is None else str(row[6]), row[9]) for row in rows]
+    document = json.loads(json_file.read_text())
+    assert document["won"] == counts["won"] and document["deals"] == 150
+    assert document["win_rate_95"] == pytest.approx(list(wilson_by_bisection(counts["won"], 150)), abs=1e-9)
+    assert [(r["seed"], r["result"], r["score"]) for r in document["rows"]] == [(row[0], row[5], row[6]) for row in rows]
+    assert document["survey"]["score_field"] == "min_piles"
+    to_stdout = runner.invoke(cli, ["report", str(path), "--csv", "-"])
+    assert to_stdout.stdout.splitlines()[0].startswith("seed,game,variant") and len(to_stdout.stdout.splitlines()) == 151
+
+
+def test_plot_draws_a_png(reference, tmp_path):
+    pytest.importorskip("matplotlib")
+    picture = tmp_path / "scores.png"
+    result = runner.invoke(cli, ["report", str(reference[0]), "--plot", str(picture)])
+    assert result.exit_code == 0, result.output
+    assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 5000
+
+
+# ----------------------------------------------------------------------------- Dask
+
+
+def test_dask_cluster_stores_the_same_results(reference, tmp_path):
+    distributed = pytest.importorskip("distributed")
+    out = tmp_path / "dask.sqlite"
+    run_survey(SPEC, parse_seeds("1-30"), out, jobs=1)  # resume a local run on the cluster
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+        tally = run_survey(SPEC, parse_seeds(SEEDS), out, scheduler=cluster.scheduler_address)
+    assert (tally.skipped, tally.solved) == (30, 120)
+    assert table(out) == reference[1]
+
+
+def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("solver.cli.survey.DASK_CONNECT_TIMEOUT", "1s")
+    result = runner.invoke(cli, survey_args(tmp_path / "x.sqlite", "--scheduler", "tcp://127.0.0.1:9"))
+    assert result.exit_code == 2 and "Dask scheduler" in result.stderr
