@@ -181,6 +181,9 @@ class OneOrTwo(Removal):
         return group
 
 
+_PairTables = tuple[list[int], list[int]]
+
+
 class LadPairs(Removal):
     """Queen and her Lad: one card between a matching pair goes; or cards that split, from the
     left, into adjacent pairs each sharing suit or rank (one pair or more) all go."""
@@ -194,12 +197,12 @@ class LadPairs(Removal):
             yield first + 2
             first += 2
 
-    def tables(self, size: int) -> tuple[list[int], list[int]]:
+    def tables(self, size: int) -> _PairTables:
         # pairs[p]: where a run of pairs whose first card is p can close;
         # after[q]: where survivors can close once a pair has ended with q.
         return [0] * size, [0] * size
 
-    def reach(self, p: int, clear: list[int], masks: Masks, tables: tuple[list[int], list[int]]) -> int:
+    def reach(self, p: int, clear: list[int], masks: Masks, tables: _PairTables) -> int:
         pairs, after = tables
         closing = clear[p]
         for r in _bits(clear[p]):
@@ -211,7 +214,7 @@ class LadPairs(Removal):
         pairs[p] = run
         return clear[p] | run
 
-    def survivors(self, i: int, j: int, clear: list[int], masks: Masks, tables: tuple[list[int], list[int]]) -> list[int]:
+    def survivors(self, i: int, j: int, clear: list[int], masks: Masks, tables: _PairTables) -> list[int]:
         pairs, after = tables
         for p in _bits(clear[i]):
             if clear[p] >> j & 1:
@@ -305,7 +308,11 @@ def best_move(row: Sequence[int], removal: Removal, analysis: Analysis) -> Move 
 # --- fixed end cards ------------------------------------------------------------------------------
 
 
-def fixed_ends(game: str, first: Card, last: Card) -> tuple[Callable[[Sequence[Card]], None], Callable[[list[Card]], list[Card]]]:
+Check = Callable[[Sequence[Card]], None]
+Arrange = Callable[[list[Card]], list[Card]]
+
+
+def fixed_ends(game: str, first: Card, last: Card) -> tuple[Check, Arrange]:
     """The check of an explicit row and the arrangement of a seeded deal for a game whose row
     runs from ``first`` to ``last``: a seeded deal moves ``first`` to the front and ``last`` to
     the end, the other cards keeping their deal order (PySolFC's Royal Marriage)."""
@@ -317,7 +324,8 @@ def fixed_ends(game: str, first: Card, last: Card) -> tuple[Callable[[Sequence[C
             position = list(row).index(card)
             if position != wanted:
                 raise DealError(
-                    f"{game}: {card} must be the {place} card of the row, but it is card {position + 1} of {len(row)}"
+                    f"{game}: {card} must be the {place} card of the row, but it is card {position + 1} "
+                    f"of {len(row)} ({row[wanted]} is {place})"
                 )
 
     def arrange(deal: list[Card]) -> list[Card]:
@@ -408,7 +416,7 @@ class OpenRow:
     in row order (plain exhaustive search); the tests show both give the same verdicts and scores.
     """
 
-    def __init__(self, removal: Removal, check: Callable[[Sequence[Card]], None], guided: bool = True) -> None:
+    def __init__(self, removal: Removal, check: Check, guided: bool = True) -> None:
         self.removal = removal
         self.check = check
         self.guided = guided
@@ -459,7 +467,7 @@ class OpenRow:
         return _describe_discard(state.cards, move)
 
     def parse_move(self, state: Row, text: str) -> Move:
-        if text.split()[:1] == ["deal"]:
+        if text.lower().split()[:1] == ["deal"]:
             raise MoveError("this game lays the whole row out at the start: there is nothing to deal")
         return _parse_discard(state.cards, text)
 
@@ -596,7 +604,9 @@ FAMILIES = (
             "Moves are written 'discard 7C 9C between 7H and 2H'."
         ),
         options=_ROYAL_OPTIONS,
-        variants=(Variant("royal-marriage", "one or two cards between a matching pair (also Betrothal, Coquette)"),),
+        variants=(
+            Variant("royal-marriage", "one or two cards between a matching pair (also Betrothal, Coquette)"),
+        ),
         build=build_royal,
         arrange=_arrange_royal,
     ),
