@@ -421,3 +421,29 @@ def test_full_size_small_rows_agree_with_brute_force(combo):
         row = [first, *rng.sample([c for c in pool if c not in (first, last)], 10), last]
         result = depth_first(game, game.start(row))
         assert result.best_score == brute_min(text(row), may_go, first_row, compulsory), format_cards(row)
+
+
+@pytest.mark.parametrize("combo", [c for c in COMBOS if c[0] != "nizhni"], ids=[c[0] for c in COMBOS if c[0] != "nizhni"])
+def test_guided_agrees_with_plain_search_on_longer_rows(combo):
+    """Beyond the brute force's reach: rows of 14 to 26 cards, guided search against the plain
+    exhaustive search (no bound, row order), verdict and fewest cards left."""
+    import random
+
+    name, family, options, rows, may_go, first_row, compulsory = combo
+    guided, plain = build(family, options), build(family, options, guided=False)
+    rng = random.Random(26)
+    for _ in range(30):
+        size = rng.randint(14, 26)
+        if family is NIZHNI:
+            first = rng.choice(CARDS)
+            last = rng.choice([c for c in CARDS if c.rank == first.rank and c != first])
+        else:
+            first, last = QH, (JH if family is LAD else KH)
+        pool = [c for c in CARDS if c not in (first, last)]
+        if rng.random() < 0.5:
+            pool = [c for c in pool if c.suit in "HS" or c.rank < 5]
+        row = [first, *rng.sample(pool, size - 2), last]
+        a = depth_first(guided, guided.start(row))
+        b = depth_first(plain, plain.start(row), Limits(max_nodes=2_000_000))
+        assert b.verdict is not Verdict.UNKNOWN
+        assert (a.verdict, a.best_score) == (b.verdict, b.best_score), format_cards(row)
