@@ -326,15 +326,16 @@ class Baroness:
     def key(self, state: Layout) -> bytes:
         """While cards remain in the stock, each pile's place matters (it decides which cards
         land on it); once the stock is empty the piles are interchangeable and are sorted, and
-        without ``spaces`` a lone card on a pile is the same as a grace card."""
+        without ``spaces`` a lone card on a pile is the same as a grace card. (Byte 0xFE marks a
+        key with stock, 0xFD one without, 0xFF separates piles; card codes are below 52.)"""
         piles, grace, stock, _ = state
         if stock:
             return b"\xff".join(map(bytes, piles)) + bytes((0xFE, len(stock)))
         if self.spaces:
-            return b"\xff".join(map(bytes, sorted(piles))) + b"\xfe" + bytes(grace)
+            return b"\xff".join(map(bytes, sorted(piles))) + b"\xfd" + bytes(grace)
         singles = sorted(grace + tuple(pile[0] for pile in piles if len(pile) == 1))
         deep = sorted(pile for pile in piles if len(pile) > 1)
-        return b"\xff".join(map(bytes, deep)) + b"\xfe" + bytes(singles)
+        return b"\xff".join(map(bytes, deep)) + b"\xfd" + bytes(singles)
 
     def over(self, state: Layout) -> bool:
         """Whether the game has ended: no deal left and no discard available."""
