@@ -433,6 +433,12 @@ def run_survey(
         started = time.monotonic()
 
         def arrived(rows: Sequence[Row]) -> None:
+            for row in rows[:1]:  # a remote worker must run the same solver on the same rules
+                if (row[3], row[12]) != (identity["options"], identity["solver_version"]):
+                    raise SurveyError(
+                        f"a worker runs solver {row[12]} with options {row[3]}; this survey is solver "
+                        f"{identity['solver_version']} with options {identity['options']}: install the same version everywhere"
+                    )
             store.add(rows)
             tally.note(rows)
             chunker.learn(rows)
