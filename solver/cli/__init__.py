@@ -236,3 +236,11 @@ def verify(
 def main() -> None:
     """Console-script entry point."""
     app()
+
+
+# Surveys (issue 7). Kept last: these modules import the option objects defined above.
+from solver.cli.report import report_command  # noqa: E402
+from solver.cli.survey import survey_command  # noqa: E402
+
+app.command("survey")(friendly(survey_command))
+app.command("report")(friendly(report_command))
