@@ -65,46 +65,96 @@ def _parse_pile_move(row: Sequence[int], text: str) -> Move:
     return Move(pile, pile - onto)
 
 
-class OpenRow:
-    """Default Accordion with the whole deck dealt: the player moves at will, any legal move."""
+#: Card code -> its bit in a 64-bit set of cards laid out as four 16-bit suit lanes of rank bits.
+_CARD_BIT = tuple(1 << (16 * (code // 13) + code % 13) for code in range(52))
+_RANKS_OF_SUIT = 0x1FFF
 
-    def start(self, deal: Sequence[Card]) -> tuple[int, ...]:
-        return tuple(card.code for card in deal)
 
-    def moves(self, row: tuple[int, ...]) -> list[Move]:
-        found = []
-        for pile in range(1, len(row)):
-            matches = MATCH[row[pile]]
-            if matches[row[pile - 1]]:
-                found.append(_SLIDES[pile])
-            if pile >= 3 and matches[row[pile - 3]]:
-                found.append(_LEAPS[pile])
-        return found
+def _count_groups(present: Sequence[bool], linked: Sequence[bool]) -> int:
+    """Groups among the present suits, where ``linked`` says which of the six suit pairs share a rank."""
+    group = list(range(4))
+    for (a, b), link in zip(_SUIT_PAIRS, linked):
+        if link and present[a] and present[b]:
+            old, new = group[b], group[a]
+            group = [new if g == old else g for g in group]
+    return len({group[suit] for suit in range(4) if present[suit]})
 
-    def apply(self, row: tuple[int, ...], move: Move) -> tuple[int, ...]:
-        pile, onto = move.pile, move.pile - move.distance
-        return row[:onto] + row[pile : pile + 1] + row[onto + 1 : pile] + row[pile + 1 :]
 
-    def is_won(self, row: tuple[int, ...]) -> bool:
-        return len(row) == 1
+_SUIT_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
+#: Indexed by 4 bits of suits present and 6 bits of suit pairs sharing a rank.
+_GROUPS = tuple(
+    _count_groups([index >> suit & 1 == 1 for suit in range(4)], [index >> (4 + pair) & 1 == 1 for pair in range(6)])
+    for index in range(1024)
+)
 
-    def key(self, row: tuple[int, ...]) -> bytes:
-        return bytes(row)
 
-    def score(self, row: tuple[int, ...]) -> int:
-        return len(row)
+def connected_groups(cards: int) -> int:
+    """How many groups the cards form when cards sharing suit or rank are linked (transitively).
 
-    def lower_bound(self, row: tuple[int, ...]) -> int:
+    Groups never join again: a move only covers a card, and covered cards never return. So this
+    is a lower bound on the piles left, and a proof of loss once it exceeds one.
+    """
+    clubs, diamonds, hearts, spades = cards & _RANKS_OF_SUIT, cards >> 16 & _RANKS_OF_SUIT, cards >> 32 & _RANKS_OF_SUIT, cards >> 48
+    if clubs & diamonds and clubs & hearts and clubs & spades:
         return 1
+    return _GROUPS[
+        (clubs != 0) | (diamonds != 0) << 1 | (hearts != 0) << 2 | (spades != 0) << 3
+        | (clubs & diamonds != 0) << 4 | (clubs & hearts != 0) << 5 | (clubs & spades != 0) << 6
+        | (diamonds & hearts != 0) << 7 | (diamonds & spades != 0) << 8 | (hearts & spades != 0) << 9
+    ]
 
-    def describe_move(self, row: tuple[int, ...], move: Move) -> str:
-        return _describe(row, move)
 
-    def parse_move(self, row: tuple[int, ...], text: str) -> Move:
-        return _parse_pile_move(row, text)
+#: A layout of the open row: the top-card codes left to right, and the same cards as a bit set.
+OpenLayout = tuple[tuple[int, ...], int]
 
-    def render(self, row: tuple[int, ...]) -> str:
-        return _render_row(row)
+
+class OpenRow:
+    """Default Accordion with the whole deck dealt: the player moves at will, any legal move.
+
+    The bound on piles left is :func:`connected_groups`.
+    """
+
+    def start(self, deal: Sequence[Card]) -> OpenLayout:
+        row = tuple(card.code for card in deal)
+        return row, sum(_CARD_BIT[code] for code in set(row))
+
+    def moves(self, layout: OpenLayout) -> list[Move]:
+        """Leaps first, then slides, each leftmost first: the order that found wins soonest on
+        the reference deals (see benchmarks/accordion_reference.py)."""
+        row = layout[0]
+        leaps = [_LEAPS[pile] for pile in range(3, len(row)) if MATCH[row[pile]][row[pile - 3]]]
+        slides = [_SLIDES[pile] for pile in range(1, len(row)) if MATCH[row[pile]][row[pile - 1]]]
+        return leaps + slides
+
+    def apply(self, layout: OpenLayout, move: Move) -> OpenLayout:
+        row, cards = layout
+        pile, onto = move.pile, move.pile - move.distance
+        return (
+            row[:onto] + row[pile : pile + 1] + row[onto + 1 : pile] + row[pile + 1 :],
+            cards ^ _CARD_BIT[row[onto]],
+        )
+
+    def is_won(self, layout: OpenLayout) -> bool:
+        return len(layout[0]) == 1
+
+    def key(self, layout: OpenLayout) -> bytes:
+        return bytes(layout[0])
+
+    def score(self, layout: OpenLayout) -> int:
+        return len(layout[0])
+
+    @staticmethod
+    def lower_bound(layout: OpenLayout) -> int:
+        return connected_groups(layout[1])
+
+    def describe_move(self, layout: OpenLayout, move: Move) -> str:
+        return _describe(layout[0], move)
+
+    def parse_move(self, layout: OpenLayout, text: str) -> Move:
+        return _parse_pile_move(layout[0], text)
+
+    def render(self, layout: OpenLayout) -> str:
+        return _render_row(layout[0])
 
 
 class Dealt(NamedTuple):
@@ -172,9 +222,12 @@ class DealtRow:
         return bytes(state.row) + b"|" + bytes(state.stock)
 
     def score(self, state: Dealt) -> int:
-        if self.compulsory and (state.stock or self.pile_moves(state.row)):
+        """Piles at the end of the game, or NO_SCORE where it cannot end: every variant ends only
+        with the whole deck dealt (so a reported line always deals the last card), and under
+        ``compulsory`` only when no move is left either."""
+        if state.stock or (self.compulsory and self.pile_moves(state.row)):
             return NO_SCORE
-        return len(state.row) + len(state.stock)
+        return len(state.row)
 
     def lower_bound(self, state: Dealt) -> int:
         return 1
@@ -187,7 +240,9 @@ class DealtRow:
     def parse_move(self, state: Dealt, text: str) -> Move:
         words = text.split()
         if words and words[0].lower() == "deal":
-            if len(words) > 2 or (len(words) == 2 and state.stock and parse_card(words[1]).code != state.stock[0]):
+            if len(words) > 2:
+                raise MoveError(f"cannot read move {text.strip()!r}: write 'deal' or e.g. 'deal 7H'")
+            if len(words) == 2 and state.stock and parse_card(words[1]).code != state.stock[0]:
                 raise MoveError(f"move {text.strip()!r}: the next card of the stock is not {words[1]}")
             return DEAL
         return _parse_pile_move(state.row, text)

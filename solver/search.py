@@ -7,12 +7,16 @@ graphs and makes an exhausted search a proof: ``lost`` and a minimal ``best_scor
 
 from __future__ import annotations
 
+import itertools
+import random
 import time
+
+import xxhash
 from typing import Hashable, TypeVar
 
 from solver.protocol import CostedGame, Game
 from solver.result import Limits, SearchResult, Stats, Verdict
-from solver.table import TranspositionTable, digest
+from solver.table import DIGEST_MASK, TranspositionTable, digest
 
 State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
@@ -56,61 +60,120 @@ class _Budget:
         )
 
 
-def depth_first(game: Game[State, Move], start: State, limits: Limits = Limits()) -> SearchResult[Move]:
+def _mixer(run: int) -> int:
+    """An odd 32-bit multiplier for run ``run`` (0 for the first run: the game's own order)."""
+    return (random.Random(run).getrandbits(32) | 1) if run else 0
+
+
+def luby(run: int) -> int:
+    """The Luby sequence 1 1 2 1 1 2 4 1 1 2 ... (0-based): a universal restart schedule."""
+    size = 1
+    while size < run + 1:
+        size = 2 * size + 1
+    while True:
+        if run + 1 == size:
+            return (size + 1) // 2
+        size //= 2
+        if run >= size:
+            run -= size
+
+
+def depth_first(
+    game: Game[State, Move], start: State, limits: Limits = Limits(), restart_nodes: int | None = 1000
+) -> SearchResult[Move]:
     """Search every state reachable from ``start`` for a win, else for the lowest score.
 
     Branch and bound: a state whose ``lower_bound`` cannot beat the best score found is not
     entered. Stops at the first win (a win has the lowest score there is).
+
+    Restarts cut the heavy tail of a fixed move order: run ``k`` may expand ``restart_nodes``
+    times the k-th Luby number of new states before starting again from the top, each state's
+    moves rotated by an amount drawn from the state's digest and ``k`` (so results are
+    reproducible). Each state fully searched stays in
+    the table, so no run repeats the work of another; only the abandoned path is forgotten.
+    ``restart_nodes=None`` searches once in the game's own order.
     """
     budget = _Budget(limits)
     table = TranspositionTable(limits.max_memory)
+    best, best_line = game.score(start), ()
+    if game.is_won(start):
+        return SearchResult(Verdict.WON, best, (), budget.stats(table))
+    try:
+        for run in itertools.count():
+            cap = None if restart_nodes is None else budget.nodes + restart_nodes * luby(run)
+            outcome, best, best_line = _dive(game, start, budget, table, cap, _mixer(run), best, best_line)
+            if outcome is not None:
+                return SearchResult(outcome, best, best_line, budget.stats(table, run + 1))
+    except _LimitReached as reached:
+        return SearchResult(Verdict.UNKNOWN, best, best_line, budget.stats(table), reached.limit)
+    raise AssertionError("unreachable")
+
+
+def _dive(
+    game: Game[State, Move],
+    start: State,
+    budget: _Budget,
+    table: TranspositionTable,
+    cap: int | None,
+    mixer: int,
+    best: int,
+    best_line: tuple[Move, ...],
+) -> tuple[Verdict | None, int, tuple[Move, ...]]:
+    """One depth-first run; returns (WON, LOST, or None when ``cap`` nodes cut it short; best; line)."""
     moves, apply, key, score = game.moves, game.apply, game.key, game.score
     lower_bound, is_won = game.lower_bound, game.is_won
-    best = score(start)
-    best_line: tuple[Move, ...] = ()
-    if is_won(start):
-        return SearchResult(Verdict.WON, best, (), budget.stats(table))
+    hash_key = xxhash.xxh3_64_intdigest
     entries = table.entries
     capacity = table.capacity or float("inf")
+    cap = cap or float("inf")
     path_digests = [digest(key(start))]
     entries.add(path_digests[0])
     states = [start]
     pending = [iter(moves(start))]
     line: list[Move] = []
-    budget.nodes = 1
-    try:
-        while pending:
-            move = next(pending[-1], None)
-            if move is None:
-                pending.pop()
-                states.pop()
-                path_digests.pop()
-                if line:
-                    line.pop()
-                continue
-            child = apply(states[-1], move)
-            child_digest = digest(key(child))
-            if child_digest in entries or lower_bound(child) >= best:
-                continue
-            budget.nodes += 1
-            if budget.nodes % _CHECK_EVERY == 0:
-                budget.check()
-            if len(entries) >= capacity:
-                table.evict(path_digests)
-                entries = table.entries
-            entries.add(child_digest)
-            line.append(move)
-            child_score = score(child)
-            if child_score < best:
-                best, best_line = child_score, tuple(line)
-                if is_won(child):
-                    return SearchResult(Verdict.WON, best, best_line, budget.stats(table))
-            states.append(child)
-            path_digests.append(child_digest)
-            pending.append(iter(moves(child)))
-    except _LimitReached as reached:
-        return SearchResult(Verdict.UNKNOWN, best, best_line, budget.stats(table), reached.limit)
-    return SearchResult(Verdict.LOST, best, best_line, budget.stats(table))
+    nodes = budget.nodes + 1
+    next_check = min(nodes + _CHECK_EVERY, cap)
+    while pending:
+        move = next(pending[-1], None)
+        if move is None:
+            pending.pop()
+            states.pop()
+            path_digests.pop()
+            if line:
+                line.pop()
+            continue
+        child = apply(states[-1], move)
+        child_digest = hash_key(key(child)) & DIGEST_MASK
+        if child_digest in entries or lower_bound(child) >= best:
+            continue
+        nodes += 1
+        if nodes >= next_check:
+            budget.nodes = nodes
+            budget.check()
+            if nodes >= cap:
+                entries.difference_update(path_digests)
+                return None, best, best_line
+            next_check = min(nodes + _CHECK_EVERY, cap)
+        if len(entries) >= capacity:
+            table.evict(path_digests)
+            entries = table.entries
+        entries.add(child_digest)
+        line.append(move)
+        child_score = score(child)
+        if child_score < best:
+            best, best_line = child_score, tuple(line)
+            if is_won(child):
+                budget.nodes = nodes
+                return Verdict.WON, best, best_line
+        states.append(child)
+        path_digests.append(child_digest)
+        options = moves(child)
+        if mixer and len(options) > 1:
+            turn = (child_digest * mixer >> 32) % len(options)
+            options = options[turn:] + options[:turn]
+        pending.append(iter(options))
+    budget.nodes = nodes
+    return Verdict.LOST, best, best_line
 
 
 def iterative_deepening(

@@ -7,14 +7,14 @@ from typing import Iterable
 
 import xxhash
 
-_MASK = (1 << 60) - 1
+DIGEST_MASK = (1 << 60) - 1
 #: Bytes one stored digest costs: the int object (32 bytes below 2**60) plus its set slot share.
 BYTES_PER_ENTRY = 72
 
 
 def digest(layout_key: bytes) -> int:
     """The table's name for a layout: its xxh3 64-bit hash cut to 60 bits (a compact Python int)."""
-    return xxhash.xxh3_64_intdigest(layout_key) & _MASK
+    return xxhash.xxh3_64_intdigest(layout_key) & DIGEST_MASK
 
 
 class TranspositionTable:

@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 
 from accordion_brute import matches, min_piles, open_layout, successors
 from rulesets.accordion import DEAL, DealtRow, OpenRow
-from rulesets.cards import CARDS, parse_cards
+from rulesets.cards import CARDS, parse_card, parse_cards
 from rulesets.deals import seeded_deal
 from solver.replay import replay
 from solver.result import Limits, Verdict
@@ -46,8 +46,9 @@ def test_moves_conserve_cards_and_remove_one_pile(deck, rng):
             break
         move = rng.choice(moves)
         piles, row = play_on_piles(piles, row, move), ROW.apply(row, move)
-        assert len(row) == len(piles)
-        assert [str(CARDS[c]) for c in row] == tops(piles)
+        assert len(row[0]) == len(piles)
+        assert [str(CARDS[c]) for c in row[0]] == tops(piles)
+        assert row[1] == ROW.start([parse_card(card) for card in tops(piles)])[1]
         assert sorted(card for pile in piles for card in pile) == sorted(str(c) for c in deck)
 
 
@@ -87,12 +88,12 @@ def dealt_outcomes(game, state, seen=None):
     return found
 
 
-def open_outcomes(row, seen=None):
+def open_outcomes(layout, seen=None):
     seen = set() if seen is None else seen
-    if row not in seen:
-        seen.add(row)
-        for move in ROW.moves(row):
-            open_outcomes(ROW.apply(row, move), seen)
+    if layout[0] not in seen:
+        seen.add(layout[0])
+        for move in ROW.moves(layout):
+            open_outcomes(ROW.apply(layout, move), seen)
     return seen
 
 
@@ -100,6 +101,18 @@ def open_outcomes(row, seen=None):
 def test_dealing_one_card_at_a_time_reaches_exactly_the_open_rows_outcomes(cards):
     dealt = DealtRow()
     assert dealt_outcomes(dealt, dealt.start(cards)) == open_outcomes(ROW.start(cards))
+
+
+@given(small_decks(12))
+def test_connected_groups_bound_is_admissible(cards):
+    layout = ROW.start(cards)
+    assert ROW.lower_bound(layout) <= min_piles(open_layout([str(c) for c in cards]))
+
+
+def test_connected_groups_counts_suit_and_rank_links():
+    assert ROW.lower_bound(ROW.start(parse_cards("AS 2S 3H 4H"))) == 2
+    assert ROW.lower_bound(ROW.start(parse_cards("AS 2S 2H 4H"))) == 1
+    assert ROW.lower_bound(ROW.start(parse_cards("AS KD 7C 9H"))) == 4
 
 
 def test_dealt_game_offers_dealing_at_any_time():
@@ -123,4 +136,23 @@ def test_reference_deals_verdict_and_min_piles(row):
     assert result.verdict is (Verdict.WON if row["solvable"] == "yes" else Verdict.LOST)
     assert result.best_score == int(row["min_piles"])
     outcome = replay(ROW, ROW.start(deal), result.best_line)
-    assert outcome.illegal_at is None and len(outcome.final) == result.best_score
+    assert outcome.illegal_at is None and len(outcome.final[0]) == result.best_score
+
+
+def groups_by_union_find(cards):
+    """Components of the cards' suit-rank graph, computed the plain way."""
+    parent = {}
+
+    def find(node):
+        while parent.setdefault(node, node) != node:
+            node = parent[node]
+        return node
+
+    for card in cards:
+        parent[find(("suit", card.suit))] = find(("rank", card.rank))
+    return len({find(("suit", card.suit)) for card in cards})
+
+
+@given(small_decks(20))
+def test_connected_groups_equals_a_plain_union_find(cards):
+    assert ROW.lower_bound(ROW.start(cards)) == groups_by_union_find(cards)
