@@ -62,6 +62,9 @@ def _parse_pile_move(row: Sequence[int], text: str) -> Move:
         if code not in row:
             raise MoveError(f"move {text.strip()!r}: {_name(code)} is not the top of a pile")
     pile, onto = row.index(moving), row.index(target)
+    kind = found.group(3)
+    if kind and {"slide": SLIDE, "leap": LEAP}[kind.lower()] != pile - onto:
+        raise MoveError(f"move {text.strip()!r}: {_name(target)} is not a {kind.lower()} away from {_name(moving)}")
     return Move(pile, pile - onto)
 
 
@@ -104,8 +107,9 @@ def connected_groups(cards: int) -> int:
     ]
 
 
-#: A layout of the open row: the top-card codes left to right, and the same cards as a bit set.
-OpenLayout = tuple[tuple[int, ...], int]
+#: A layout of the open row: the top-card codes left to right (bytes: compact, and already the
+#: layout key), and the same cards as a bit set for the connectivity bound.
+OpenLayout = tuple[bytes, int]
 
 
 class OpenRow:
@@ -115,7 +119,7 @@ class OpenRow:
     """
 
     def start(self, deal: Sequence[Card]) -> OpenLayout:
-        row = tuple(card.code for card in deal)
+        row = bytes(card.code for card in deal)
         return row, sum(_CARD_BIT[code] for code in set(row))
 
     def moves(self, layout: OpenLayout) -> list[Move]:
@@ -138,7 +142,7 @@ class OpenRow:
         return len(layout[0]) == 1
 
     def key(self, layout: OpenLayout) -> bytes:
-        return bytes(layout[0])
+        return layout[0]
 
     def score(self, layout: OpenLayout) -> int:
         return len(layout[0])
@@ -160,8 +164,8 @@ class OpenRow:
 class Dealt(NamedTuple):
     """A layout dealt one card at a time: the row of top-card codes and the undealt stock."""
 
-    row: tuple[int, ...]
-    stock: tuple[int, ...]
+    row: bytes
+    stock: bytes
 
 
 class DealtRow:
@@ -180,10 +184,10 @@ class DealtRow:
         self.leftmost = order == "leftmost"
 
     def start(self, deal: Sequence[Card]) -> Dealt:
-        codes = tuple(card.code for card in deal)
+        codes = bytes(card.code for card in deal)
         return Dealt(codes[:1], codes[1:])
 
-    def pile_moves(self, row: tuple[int, ...]) -> list[Move]:
+    def pile_moves(self, row: bytes) -> list[Move]:
         """The pile moves the options allow, before compulsion decides whether dealing is open."""
         slides, leaps = [], []
         for pile in range(1, len(row)):
@@ -219,7 +223,7 @@ class DealtRow:
         return len(state.row) == 1 and not state.stock
 
     def key(self, state: Dealt) -> bytes:
-        return bytes(state.row) + b"|" + bytes(state.stock)
+        return state.row + b"|" + state.stock
 
     def score(self, state: Dealt) -> int:
         """Piles at the end of the game, or NO_SCORE where it cannot end: every variant ends only
