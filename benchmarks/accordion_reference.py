@@ -38,7 +38,7 @@ def main() -> int:
     disagreements = []
     nodes = 0
     seconds = 0.0
-    bytes_per_state = 0.0
+    largest = (0, 0)
     for row in rows:
         start = game.start(parse_cards(row["cards"]))
         result = checked(game, start, depth_first(game, start, Limits(max_seconds=args.max_seconds)))
@@ -56,8 +56,7 @@ def main() -> int:
         timings.append((spent, peer, row["deal_id"], result.stats.nodes))
         nodes += result.stats.nodes
         seconds += spent
-        if result.stats.table_entries > 1000:
-            bytes_per_state = max(bytes_per_state, result.stats.peak_table_bytes / max(1, result.stats.table_entries))
+        largest = max(largest, (result.stats.peak_table_entries, result.stats.peak_table_bytes))
 
     print(f"deals: {len(rows)}, agreement on verdict and min piles: {len(rows) - len(disagreements)}/{len(rows)}")
     for line in disagreements:
@@ -68,7 +67,16 @@ def main() -> int:
         print(f"{name:<12}{group['deals']:>6}{group['ours']:>10.2f}{group['peer']:>10.2f}{ratio:>8.1f}"
               f"{group['ours_worst']:>11.3f}{group['peer_worst']:>12.2f}")
     print(f"nodes: {nodes}, {nodes / seconds:,.0f} nodes per CPU second")
-    print(f"table memory per stored state (largest tables): {bytes_per_state:.0f} bytes")
+    print(f"largest table: {largest[0]} states in {largest[1] / 2**20:.1f} MiB, "
+          f"{largest[1] / max(1, largest[0]):.0f} bytes per stored state")
+    hardest = max(timings)[2]
+    row = next(row for row in rows if row["deal_id"] == hardest)
+    start = game.start(parse_cards(row["cards"]))
+    bound = 256 * 1024
+    bounded = checked(game, start, depth_first(game, start, Limits(max_memory=bound, max_seconds=60)))
+    print(f"memory bound {bound // 1024} KiB on {hardest}: {bounded.verdict.value}, "
+          f"min piles {bounded.best_score}, peak table {bounded.stats.peak_table_bytes // 1024} KiB, "
+          f"{bounded.stats.evictions} evictions, {bounded.stats.seconds:.2f} s")
     print(f"peak memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     print("slowest deals (ours s, peer s, id, nodes):")
     for spent, peer, deal_id, count in sorted(timings, reverse=True)[: args.slowest]:

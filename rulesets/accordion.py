@@ -29,6 +29,7 @@ class Move(NamedTuple):
 
 
 DEAL = Move(-1, 0)
+_PILES = range(_MAX_PILES)
 _SLIDES = tuple(Move(i, SLIDE) for i in range(_MAX_PILES))
 _LEAPS = tuple(Move(i, LEAP) for i in range(_MAX_PILES))
 #: MATCH[a][b]: cards with codes a and b share suit or rank.
@@ -126,8 +127,8 @@ class OpenRow:
         """Leaps first, then slides, each leftmost first: the order that found wins soonest on
         the reference deals (see benchmarks/accordion_reference.py)."""
         row = layout[0]
-        leaps = [_LEAPS[pile] for pile in range(3, len(row)) if MATCH[row[pile]][row[pile - 3]]]
-        slides = [_SLIDES[pile] for pile in range(1, len(row)) if MATCH[row[pile]][row[pile - 1]]]
+        leaps = [_LEAPS[pile] for pile, card, onto in zip(_PILES[3:], row[3:], row) if MATCH[card][onto]]
+        slides = [_SLIDES[pile] for pile, card, onto in zip(_PILES[1:], row[1:], row) if MATCH[card][onto]]
         return leaps + slides
 
     def apply(self, layout: OpenLayout, move: Move) -> OpenLayout:

@@ -32,6 +32,7 @@ class Stats:
 
     nodes: int = 0
     table_entries: int = 0
+    peak_table_entries: int = 0
     peak_table_bytes: int = 0
     evictions: int = 0
     seconds: float = 0.0

@@ -12,7 +12,7 @@ import random
 import time
 
 import xxhash
-from typing import Hashable, TypeVar
+from typing import Hashable, Iterator, TypeVar
 
 from solver.protocol import CostedGame, Game
 from solver.result import Limits, SearchResult, Stats, Verdict
@@ -53,6 +53,7 @@ class _Budget:
         return Stats(
             nodes=self.nodes,
             table_entries=len(table),
+            peak_table_entries=table.peak_entries,
             peak_table_bytes=table.peak_bytes,
             evictions=table.evictions,
             seconds=self.elapsed(),
@@ -128,21 +129,21 @@ def _dive(
     cap = cap or float("inf")
     path_digests = [digest(key(start))]
     entries.add(path_digests[0])
-    states = [start]
-    pending = [iter(moves(start))]
+    state, options = start, iter(moves(start))
+    ancestors: list[tuple[State, Iterator[Move]]] = []
     line: list[Move] = []
     nodes = budget.nodes + 1
     next_check = min(nodes + _CHECK_EVERY, cap)
-    while pending:
-        move = next(pending[-1], None)
+    while True:
+        move = next(options, None)
         if move is None:
-            pending.pop()
-            states.pop()
+            if not ancestors:
+                break
+            state, options = ancestors.pop()
             path_digests.pop()
-            if line:
-                line.pop()
+            line.pop()
             continue
-        child = apply(states[-1], move)
+        child = apply(state, move)
         child_digest = hash_key(key(child)) & DIGEST_MASK
         if child_digest in entries or lower_bound(child) >= best:
             continue
@@ -165,13 +166,14 @@ def _dive(
             if is_won(child):
                 budget.nodes = nodes
                 return Verdict.WON, best, best_line
-        states.append(child)
+        ancestors.append((state, options))
         path_digests.append(child_digest)
-        options = moves(child)
-        if mixer and len(options) > 1:
-            turn = (child_digest * mixer >> 32) % len(options)
-            options = options[turn:] + options[:turn]
-        pending.append(iter(options))
+        state = child
+        child_moves = moves(child)
+        if mixer and len(child_moves) > 1:
+            turn = (child_digest * mixer >> 32) % len(child_moves)
+            child_moves = child_moves[turn:] + child_moves[:turn]
+        options = iter(child_moves)
     budget.nodes = nodes
     return Verdict.LOST, best, best_line
 
