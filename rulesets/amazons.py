@@ -171,8 +171,7 @@ class Amazons:
         """The deal or redeal first, then plays (Aces last).
 
         Dealing first makes the depth-first search try holding cards back before playing them;
-        on PySolFC deals 1..15 it found three times as many wins within 300,000 nodes as
-        playing first did.
+        on PySolFC deals 1..24 it found 16 wins within 200,000 nodes where playing first found 14.
         """
         plays = self.plays(state)
         if state.stock:
