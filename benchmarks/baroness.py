@@ -11,13 +11,14 @@ unknown. Every reported line is replayed through the rules (solver.replay.checke
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from rulesets import find_game
+from solver.cli.report import wilson
+from solver.cli.survey import seed_list
 from solver.replay import checked
 from solver.result import Limits, Verdict
 from solver.search import depth_first
@@ -34,24 +35,8 @@ class Outcome:
     seconds: float
 
 
-def parse_seeds(text: str) -> list[int]:
-    """``1-1000`` or ``1,5,9`` or a mix: ``1-10,20``."""
-    seeds: list[int] = []
-    for part in text.split(","):
-        low, sep, high = part.partition("-")
-        seeds.extend(range(int(low), int(high) + 1) if sep else [int(low)])
-    return seeds
 
 
-def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval for a binomial proportion."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    centre = p + z * z / (2 * trials)
-    spread = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials))
-    scale = 1 + z * z / trials
-    return (centre - spread) / scale, (centre + spread) / scale
 
 
 def solve_one(task: tuple[str, int, int | None, float | None]) -> Outcome:
@@ -99,7 +84,7 @@ def main() -> int:
     parser.add_argument("--slowest", type=int, default=3, help="list the K slowest deals per preset")
     args = parser.parse_args()
 
-    seeds = parse_seeds(args.seeds)
+    seeds = seed_list(args.seeds)
     print(f"seeds {args.seeds} ({len(seeds)} deals), node limit {args.max_nodes:,}"
           + (f", CPU limit {args.max_seconds} s" if args.max_seconds else ""))
     for preset in args.presets.split(","):

@@ -11,12 +11,13 @@ Every line found is replayed through the rules (solver.replay.checked).
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections import Counter
 
 from rulesets import families
 from rulesets.royal_marriage import OpenRow
+from solver.cli.report import wilson
+from solver.cli.survey import seed_list
 from solver.replay import checked
 from solver.result import Limits, Verdict
 from solver.search import depth_first
@@ -30,31 +31,20 @@ PRESETS = (
 )
 
 
-def wilson(wins: int, total: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval of a proportion."""
-    if total == 0:
-        return 0.0, 1.0
-    p = wins / total
-    centre = (p + z * z / (2 * total)) / (1 + z * z / total)
-    half = z / (1 + z * z / total) * math.sqrt(p * (1 - p) / total + z * z / (4 * total * total))
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def seed_range(text: str) -> range:
-    low, _, high = text.partition("-")
-    return range(int(low), int(high or low) + 1)
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=seed_range, default=seed_range("1-1000"), help="e.g. 1-1000")
+    parser.add_argument("--seeds", type=seed_list, default="1-1000", help="e.g. 1-1000")
     parser.add_argument("--max-nodes", type=int, default=1_000_000, help="node limit per deal")
     parser.add_argument("--max-seconds", type=float, default=None, help="CPU limit per deal")
     parser.add_argument("--plain", action="store_true", help="switch the guided reduction off (open rows)")
     args = parser.parse_args()
     limits = Limits(max_nodes=args.max_nodes, max_seconds=args.max_seconds)
 
-    print(f"seeds {args.seeds.start}-{args.seeds.stop - 1}, max nodes {args.max_nodes}"
+    print(f"seeds {args.seeds[0]}-{args.seeds[-1]} ({len(args.seeds)}), max nodes {args.max_nodes}"
           + (", guided reduction off" if args.plain else ""))
     print(f"{'preset':<36}{'won':>5}{'lost':>6}{'unkn':>6}{'win rate (95% CI)':>26}"
           f"{'mean s':>9}{'max s':>8}{'nodes/s':>10}")
