@@ -144,6 +144,20 @@ def _read_card(text: str, word: str) -> int:
         raise MoveError(f"cannot read move {text.strip()!r}: {word!r} is not a card") from None
 
 
+def _read_discard(text: str, found: re.Match[str], pairs: Sequence[Sequence[Move | None]]) -> Move:
+    """The discard written as ``text`` (matched by ``_DISCARD``): a King alone, or a pair from ``pairs``."""
+    card = _read_card(text, found.group(1))
+    if found.group(2) is None:
+        if RANK[card] != KING:
+            raise MoveError(f"move {text.strip()!r}: only a King is discarded alone")
+        return Move(card)
+    partner = _read_card(text, found.group(2))
+    move = pairs[card][partner]
+    if move is None:
+        raise MoveError(f"move {text.strip()!r}: {_name(card)} and {_name(partner)} do not total 13")
+    return move
+
+
 def _describe_discard(move: Move) -> str:
     if move.partner < 0:
         return f"discard {_name(move.card)}"
@@ -374,16 +388,7 @@ class Baroness:
                 f"cannot read move {text.strip()!r}: write e.g. 'discard KH', 'discard 6C+7D', "
                 "'deal' or 'move 9S to pile 3'"
             )
-        card = _read_card(text, found.group(1))
-        if found.group(2) is None:
-            if RANK[card] != KING:
-                raise MoveError(f"move {text.strip()!r}: only a King is discarded alone")
-            return Move(card)
-        partner = _read_card(text, found.group(2))
-        move = PAIRS[card][partner]
-        if move is None:
-            raise MoveError(f"move {text.strip()!r}: {_name(card)} and {_name(partner)} do not total 13")
-        return move
+        return _read_discard(text, found, PAIRS)
 
     def render(self, state: Layout) -> str:
         lines = [
@@ -503,16 +508,7 @@ class Thirteens:
         found = _DISCARD.match(text)
         if not found:
             raise MoveError(f"cannot read move {text.strip()!r}: write e.g. 'discard KH' or 'discard 6C+7D'")
-        card = _read_card(text, found.group(1))
-        if found.group(2) is None:
-            if RANK[card] != KING:
-                raise MoveError(f"move {text.strip()!r}: only a King is discarded alone")
-            return Move(card)
-        partner = _read_card(text, found.group(2))
-        move = ORDERED[card][partner]
-        if move is None:
-            raise MoveError(f"move {text.strip()!r}: {_name(card)} and {_name(partner)} do not total 13")
-        return move
+        return _read_discard(text, found, ORDERED)
 
     def render(self, state: Places) -> str:
         cells = ["--" if code < 0 else _name(code) for code in state.places]
