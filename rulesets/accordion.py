@@ -134,10 +134,12 @@ class OpenRow:
     def apply(self, layout: OpenLayout, move: Move) -> OpenLayout:
         row, cards = layout
         pile, onto = move.pile, move.pile - move.distance
-        return (
-            row[:onto] + row[pile : pile + 1] + row[onto + 1 : pile] + row[pile + 1 :],
-            cards ^ _CARD_BIT[row[onto]],
-        )
+        if onto == pile - 1:
+            return row[:onto] + row[pile:], cards ^ _CARD_BIT[row[onto]]
+        merged = bytearray(row)
+        merged[onto] = row[pile]
+        del merged[pile]
+        return bytes(merged), cards ^ _CARD_BIT[row[onto]]
 
     def is_won(self, layout: OpenLayout) -> bool:
         return len(layout[0]) == 1
