@@ -25,6 +25,12 @@ class Limits:
     max_seconds: float | None = None
     max_memory: int | None = None
 
+    def __post_init__(self) -> None:
+        for name in ("max_nodes", "max_seconds", "max_memory"):
+            value = getattr(self, name)
+            if value is not None and value <= 0:
+                raise ValueError(f"{name.replace('_', '-')} must be positive, not {value}")
+
 
 @dataclass
 class Stats:

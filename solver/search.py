@@ -25,9 +25,13 @@ _CHECK_EVERY = 1024
 
 
 class _LimitReached(Exception):
-    def __init__(self, limit: str) -> None:
+    """A limit stopped the search; carries the best score and line found up to that moment."""
+
+    def __init__(self, limit: str, best: int, best_line: tuple[Hashable, ...]) -> None:
         super().__init__(limit)
         self.limit = limit
+        self.best = best
+        self.best_line = best_line
 
 
 class _Budget:
@@ -37,16 +41,17 @@ class _Budget:
         self.limits = limits
         self.started = time.process_time()
         self.nodes = 0
+        self.node_limit = float("inf") if limits.max_nodes is None else limits.max_nodes
 
     def elapsed(self) -> float:
         return time.process_time() - self.started
 
-    def check(self) -> None:
-        limits = self.limits
-        if limits.max_nodes is not None and self.nodes >= limits.max_nodes:
-            raise _LimitReached("max_nodes")
-        if limits.max_seconds is not None and self.elapsed() >= limits.max_seconds:
-            raise _LimitReached("max_seconds")
+    def check(self, best: int, best_line: tuple[Hashable, ...]) -> None:
+        """Raise _LimitReached (keeping the best found so far) if a limit is reached."""
+        if self.nodes >= self.node_limit:
+            raise _LimitReached("max_nodes", best, best_line)
+        if self.limits.max_seconds is not None and self.elapsed() >= self.limits.max_seconds:
+            raise _LimitReached("max_seconds", best, best_line)
 
     def stats(self, table: TranspositionTable, iterations: int = 1) -> Stats:
         table.note_size()
@@ -106,7 +111,7 @@ def depth_first(
             if outcome is not None:
                 return SearchResult(outcome, best, best_line, budget.stats(table, run + 1))
     except _LimitReached as reached:
-        return SearchResult(Verdict.UNKNOWN, best, best_line, budget.stats(table), reached.limit)
+        return SearchResult(Verdict.UNKNOWN, reached.best, reached.best_line, budget.stats(table), reached.limit)
     raise AssertionError("unreachable")
 
 
@@ -133,7 +138,7 @@ def _dive(
     ancestors: list[tuple[State, Iterator[Move]]] = []
     line: list[Move] = []
     nodes = budget.nodes + 1
-    next_check = min(nodes + _CHECK_EVERY, cap)
+    next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit)
     while True:
         move = next(options, None)
         if move is None:
@@ -150,11 +155,11 @@ def _dive(
         nodes += 1
         if nodes >= next_check:
             budget.nodes = nodes
-            budget.check()
+            budget.check(best, best_line)
             if nodes >= cap:
                 entries.difference_update(path_digests)
                 return None, best, best_line
-            next_check = min(nodes + _CHECK_EVERY, cap)
+            next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit)
         if len(entries) >= capacity:
             table.evict(path_digests)
             entries = table.entries
@@ -207,7 +212,9 @@ def iterative_deepening(
                 return SearchResult(Verdict.LOST, best, best_line, budget.stats(table, iterations))
             bound = next_bound
     except _LimitReached as reached:
-        return SearchResult(Verdict.UNKNOWN, best, best_line, budget.stats(table, iterations), reached.limit)
+        return SearchResult(
+            Verdict.UNKNOWN, reached.best, reached.best_line, budget.stats(table, iterations), reached.limit
+        )
 
 
 def _bounded_pass(
@@ -253,8 +260,8 @@ def _bounded_pass(
         if previous is not None and previous <= cost:
             continue
         budget.nodes += 1
-        if budget.nodes % _CHECK_EVERY == 0:
-            budget.check()
+        if budget.nodes % _CHECK_EVERY == 0 or budget.nodes >= budget.node_limit:
+            budget.check(best, best_line)
         if table.full():
             table.evict(path_digests)
             cost_seen = table.entries

@@ -88,6 +88,9 @@ def test_verify_accepts_a_solution_and_names_the_first_illegal_move(tmp_path):
         (("solve", "accordion", "--seed", "1", "--max-memory", "lots"), "cannot read memory size"),
         (("solve", "accordion", "--file", "/nonexistent/deals.txt"), "No such file"),
         (("solve", "accordion", "--seed", "1", "--fewest-redeals"), "does not apply"),
+        (("solve", "accordion", "--seed", "1", "--max-nodes", "0"), "max-nodes must be positive"),
+        (("solve", "accordion", "--seed", "1", "--max-seconds", "-1"), "max-seconds must be positive"),
+        (("solve", "accordion", "--seed", "1", "--max-memory", "1K"), "too small"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(args, message):
@@ -106,3 +109,35 @@ def test_malformed_solution_file_is_an_error(tmp_path):
     gibberish.write_text("4S => 8S\n")
     result = run("verify", "accordion", "--seed", "7", "--solution", str(gibberish))
     assert result.exit_code == 1 and "move 1" in result.output and "cannot read move" in result.output
+
+
+def test_a_limited_search_reports_the_best_it_found():
+    record = json.loads(run("solve", "accordion", "--seed", "1", "--json", "--max-nodes", "500").output)
+    assert record["result"] == "unknown" and record["nodes"] == 500
+    assert record["min_piles"] < 10 and len(record["best_line"]) == 52 - record["min_piles"]
+
+
+def test_verify_holds_a_json_record_to_its_claims(tmp_path):
+    record = json.loads(run("solve", "accordion", "--seed", "7", "--json").output)
+    cut = dict(record, solution=record["solution"][:10])
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(cut))
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(path))
+    assert result.exit_code == 1 and "claims a win" in result.output
+    path.write_text(json.dumps(dict(record, game="baroness")))
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(path))
+    assert result.exit_code == 2 and "the record's game is 'baroness'" in result.output
+    result = run("verify", "accordion", "--seed", "8", "--solution", str(path.with_name("x")))
+    assert result.exit_code == 2
+    path.write_text(json.dumps(record))
+    result = run("verify", "accordion", "--seed", "8", "--solution", str(path))
+    assert result.exit_code == 2 and "the record's deal" in result.output
+
+
+def test_non_text_files_are_named_in_the_error(tmp_path):
+    binary = tmp_path / "moves.bin"
+    binary.write_bytes(b"\xff\xfe\x00")
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(binary))
+    assert result.exit_code == 2 and "malformed solution file" in result.output and "moves.bin" in result.output
+    result = run("solve", "accordion", "--file", str(binary))
+    assert result.exit_code == 2 and "malformed deal file" in result.output

@@ -114,6 +114,20 @@ def test_iterative_deepening_finds_the_cheapest_win(game):
         assert sum(game.move_cost(None, move) for move in result.solution) == cheapest
 
 
+@given(graphs(), st.sampled_from([1, 2, 3, 5, None]), st.sampled_from([None, 1200, 2400]))
+def test_restarts_and_evictions_never_change_the_answer(game, restart_nodes, max_memory):
+    unbounded = depth_first(game, 0, restart_nodes=None)
+    result = checked(game, 0, depth_first(game, 0, Limits(max_memory=max_memory), restart_nodes=restart_nodes))
+    assert (result.verdict, result.best_score) == (unbounded.verdict, unbounded.best_score)
+
+
+def test_restarts_happen_and_keep_the_searched_states():
+    game = GraphGame({i: [(j, 1) for j in range(i + 1, min(i + 4, 400))] for i in range(400)}, {i: 5 for i in range(400)})
+    result = depth_first(game, 0, restart_nodes=2)
+    assert result.verdict is Verdict.LOST and result.stats.iterations > 10
+    assert result.stats.nodes < 2 * 400 + 10 * result.stats.iterations
+
+
 @given(graphs(), st.integers(1, 3))
 def test_a_tiny_memory_bound_evicts_but_never_changes_the_answer(game, kilobytes):
     unbounded = depth_first(game, 0)
@@ -138,12 +152,19 @@ def test_memory_bound_is_honoured_and_keeps_the_path():
     assert deep.verdict is Verdict.LOST and deep.best_score == 1 and deep.stats.evictions > 0
 
 
-@pytest.mark.parametrize("search", [depth_first, iterative_deepening])
-def test_node_limit_answers_unknown_never_lost(search):
+@pytest.mark.parametrize("search, depth", [(depth_first, 600), (iterative_deepening, 30)])
+def test_node_limit_answers_unknown_never_lost_and_keeps_the_best_found(search, depth):
     game = chain(50000)
-    result = search(game, 0, Limits(max_nodes=2048))
+    result = checked(game, 0, search(game, 0, Limits(max_nodes=700)))
     assert result.verdict is Verdict.UNKNOWN and result.limit == "max_nodes"
-    assert result.best_score > 1
+    assert result.stats.nodes == 700
+    assert result.best_score < 50000 - depth and len(result.best_line) == 50000 - result.best_score
+
+
+@pytest.mark.parametrize("limits", [dict(max_nodes=0), dict(max_seconds=-1.0), dict(max_memory=0)])
+def test_limits_must_be_positive(limits):
+    with pytest.raises(ValueError, match="must be positive"):
+        Limits(**limits)
 
 
 class Endless(GraphGame):

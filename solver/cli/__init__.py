@@ -62,7 +62,7 @@ def _deals(setup: Setup, seed: Optional[int], deal: Optional[str], file: Optiona
     if len(given) != 1:
         raise MoveError("give exactly one of --seed, --deal or --file" + (f" (got {', '.join(given)})" if given else ""))
     if file is not None:
-        for cards in read_deal_file(file.read_text(), setup.family.deck()):
+        for cards in read_deal_file(read_text(file, "deal file"), setup.family.deck()):
             yield None, cards
     else:
         yield seed, setup.deal(seed=seed, text=deal)
@@ -169,9 +169,17 @@ def solve_command(
             _print_outcome(outcome, show)
 
 
-def read_solution(text: str) -> list[str]:
-    """Moves from a solution file: a ``--json`` record, or one move per line (``12.`` numbering
-    and ``#`` comments allowed)."""
+def read_text(path: Path, what: str) -> str:
+    """A text file's contents, or a one-line error naming the file."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise MoveError(f"malformed {what} {path}: not UTF-8 text") from None
+
+
+def read_solution(text: str) -> tuple[list[str], dict[str, Any] | None]:
+    """Moves from a solution file, and the record if it is a ``--json`` record; otherwise one
+    move per line (``12.`` numbering and ``#`` comments allowed)."""
     stripped = text.strip()
     if stripped.startswith("{"):
         try:
@@ -181,7 +189,7 @@ def read_solution(text: str) -> list[str]:
         moves = record.get("solution") or record.get("best_line") if isinstance(record, dict) else None
         if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
             raise MoveError("malformed solution file: the JSON record has no 'solution' list of moves")
-        return moves
+        return moves, record
     moves = []
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
@@ -190,7 +198,20 @@ def read_solution(text: str) -> list[str]:
             line = rest.strip()
         if line:
             moves.append(line)
-    return moves
+    return moves, None
+
+
+def _check_record_is_for(record: dict[str, Any], setup: Setup, cards: list[Card]) -> None:
+    """A record names its game, variant, options and deal: they must be the ones being verified."""
+    expected = {
+        "game": setup.family.name,
+        "variant": setup.variant,
+        "options": {o.name: setup.settings[o.name] for o in setup.family.options},
+        "deal": format_cards(cards),
+    }
+    for field, value in expected.items():
+        if field in record and record[field] != value:
+            raise MoveError(f"the record's {field} is {record[field]!r}, but this verification is for {value!r}")
 
 
 @app.command()
@@ -204,12 +225,18 @@ def verify(
     variant: Optional[str] = VariantOption,
     option: List[str] = OptionsOption,
 ) -> None:
-    """Replay a solution through the rules; report the first illegal move, if any."""
+    """Replay a solution through the rules; report the first illegal move, if any.
+
+    A ``--json`` record is also held to what it claims: its game, options and deal, a win, and
+    its score.
+    """
     setup = Setup.of(game, variant, option)
     deals = list(_deals(setup, seed, deal, file))
     if len(deals) != 1:
         raise MoveError(f"verify takes one deal; the file holds {len(deals)}")
-    texts = read_solution(solution.read_text())
+    texts, record = read_solution(read_text(solution, "solution file"))
+    if record is not None:
+        _check_record_is_for(record, setup, deals[0][1])
     ruleset = setup.game
     state = ruleset.start(deals[0][1])
     moves = []
@@ -225,12 +252,22 @@ def verify(
             raise typer.Exit(1)
         moves.append(move)
         state = outcome.final
-    if ruleset.is_won(state):
+    won = ruleset.is_won(state)
+    score = ruleset.score(state)
+    reached = None if score == NO_SCORE else score
+    if won:
         typer.echo(f"valid: all {len(moves)} moves legal; the game is won")
     else:
-        score = ruleset.score(state)
-        ending = "the game has not ended" if score == NO_SCORE else f"{setup.family.score_label}: {score}"
+        ending = "the game has not ended" if reached is None else f"{setup.family.score_label}: {reached}"
         typer.echo(f"valid: all {len(moves)} moves legal; not won ({ending})")
+    if record is not None:
+        claimed = record.get(setup.family.score_field, reached)
+        if record.get("result") == "won" and not won:
+            typer.echo("the record claims a win, but its moves do not win", err=True)
+            raise typer.Exit(1)
+        if claimed != reached:
+            typer.echo(f"the record claims {setup.family.score_label} {claimed}, but its moves reach {reached}", err=True)
+            raise typer.Exit(1)
 
 
 def main() -> None:

@@ -103,6 +103,7 @@ def solve(setup: Setup, deal: list[Card], limits: Limits, seed: int | None = Non
     return Outcome(setup, seed, deal, start, checked(game, start, result))
 
 
+MIN_MEMORY = 64 * 1024
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 
 
@@ -112,4 +113,7 @@ def parse_size(text: str) -> int:
     if not found:
         raise OptionError(f"cannot read memory size {text!r}: write e.g. 500M or 2G")
     scale = 1024 ** " kmgt".index((found.group(2) or " ").lower())
-    return int(float(found.group(1)) * scale)
+    size = int(float(found.group(1)) * scale)
+    if size < MIN_MEMORY:
+        raise OptionError(f"memory size {text!r} is too small: the table needs at least 64K")
+    return size
