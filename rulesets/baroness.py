@@ -233,8 +233,8 @@ class Baroness:
         return available
 
     def discards(self, state: Layout) -> list[Move]:
-        """Every legal discard: Kings, pairs of available cards from two different places, and
-        (with ``beneath``) a top card with the card directly beneath it."""
+        """Every legal discard, Kings first: Kings, pairs of available cards from two different
+        places, and (with ``beneath``) a top card with the card directly beneath it."""
         available = self._available(state)
         found = [_KING_MOVES[code] for code in available if RANK[code] == KING]
         for i, a in enumerate(available):
@@ -252,36 +252,17 @@ class Baroness:
         return found
 
     def moves(self, state: Layout) -> list[Move]:
-        piles, grace, stock, left = state
-        available = [pile[-1] for pile in piles if pile]
-        if grace:
-            available.extend(grace)
-        found: list[Move] = []
-        for code in available:
-            if RANK[code] == KING:
-                if self.reduce_kings:
-                    return [_KING_MOVES[code]]  # type: ignore[list-item]
-                found.append(_KING_MOVES[code])  # type: ignore[arg-type]
-        for i, a in enumerate(available):
-            row = PAIRS[a]
-            for b in available[i + 1 :]:
-                move = row[b]
-                if move is not None:
-                    found.append(move)
-        if self.beneath:
-            for pile in piles:
-                if len(pile) > 1:
-                    move = PAIRS[pile[-1]][pile[-2]]
-                    if move is not None:
-                        found.append(move)
+        found = self.discards(state)
+        if found and self.reduce_kings and RANK[found[0].card] == KING:
+            return found[:1]
         if found and self.reduce_balanced:
-            forced = _balanced_pair(found, available, left)
+            forced = _balanced_pair(found, self._available(state), state.left)
             if forced is not None:
                 return [forced]
-        if stock and not (found and self.compulsory):
+        if state.stock and not (found and self.compulsory):
             found.append(DEAL)
-        if self.spaces and () in piles:
-            found.extend(self._moves_to_spaces(piles, grace, stock))
+        if self.spaces and () in state.piles:
+            found.extend(self._moves_to_spaces(state.piles, state.grace, state.stock))
         return found
 
     def _moves_to_spaces(
@@ -350,10 +331,6 @@ class Baroness:
         singles = sorted(grace + tuple(pile[0] for pile in piles if len(pile) == 1))
         deep = sorted(pile for pile in piles if len(pile) > 1)
         return b"\xff".join(map(bytes, deep)) + b"\xfd" + bytes(singles)
-
-    def over(self, state: Layout) -> bool:
-        """Whether the game has ended: no deal left and no discard available."""
-        return not state.stock and not self.discards(state)
 
     def score(self, state: Layout) -> int:
         if state.stock or (state.left and self.discards(state)):
@@ -448,27 +425,15 @@ class Thirteens:
         return found
 
     def moves(self, state: Places) -> list[Move]:
-        cards = [code for code in state.places if code >= 0]
-        found: list[Move] = []
-        for code in cards:
-            if RANK[code] == KING:
-                if self.reduce_kings:
-                    return [_KING_MOVES[code]]  # type: ignore[list-item]
-                found.append(_KING_MOVES[code])  # type: ignore[arg-type]
-        pairs = []
-        for i, a in enumerate(cards):
-            row = ORDERED[a]
-            for b in cards[i + 1 :]:
-                move = row[b]
-                if move is not None:
-                    pairs.append(move)
-        if pairs and self.reduce_balanced:
-            forced = _balanced_pair([PAIRS[m.card][m.partner] for m in pairs], cards, state.left)  # type: ignore[misc]
+        found = self.discards(state)
+        if found and self.reduce_kings and RANK[found[0].card] == KING:
+            return found[:1]
+        if found and self.reduce_balanced:
+            cards = [code for code in state.places if code >= 0]
+            pairs = [PAIRS[m.card][m.partner] for m in found if m.partner >= 0]
+            forced = _balanced_pair(pairs, cards, state.left)  # type: ignore[arg-type]
             if forced is not None:
                 return [forced]
-        for move in pairs:
-            found.append(move)
-            found.append(ORDERED[move.partner][move.card])  # type: ignore[arg-type]
         return found
 
     def apply(self, state: Places, move: Move) -> Places:
