@@ -373,11 +373,12 @@ def _card_code(text: str, move_text: str) -> int:
         raise MoveError(f"move {move_text!r}: {error}") from None
 
 
-def _parse_discard(row: Sequence[int], text: str) -> Move:
+def _parse_discard(row: Sequence[int], text: str, other: str = "") -> Move:
+    """The discard written as ``text``; ``other`` names the game's other moves for the hint."""
     found = _DISCARD.match(text)
     shown = text.strip()
     if not found:
-        raise MoveError(f"cannot read move {shown!r}: write e.g. 'discard 7C 9C between 7H and 2H' or 'deal'")
+        raise MoveError(f"cannot read move {shown!r}: write e.g. 'discard 7C 9C between 7H and 2H'{other}")
     between = [_card_code(word, shown) for word in found.group(1).split()]
     left, right = (_card_code(found.group(k), shown) for k in (2, 3))
     for code in (left, right, *between):
@@ -540,7 +541,7 @@ class CompulsoryDeal:
             if len(words) > 2 or (len(words) == 2 and _card_code(words[1], text.strip()) != state.stock[0]):
                 raise MoveError(f"move {text.strip()!r}: the next card of the stock is {_name(state.stock[0])}")
             return DEAL
-        return _parse_discard(state.row, text)
+        return _parse_discard(state.row, text, " or 'deal'")
 
     def render(self, state: Dealt) -> str:
         return _render(state.row) + f"   [stock: {len(state.stock)}]"
