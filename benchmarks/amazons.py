@@ -10,7 +10,6 @@ Every reported line is replayed through the rules (solver.replay.checked) before
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import sys
 import time
@@ -23,28 +22,15 @@ from rulesets.amazons import FAMILIES  # noqa: E402
 from solver.replay import checked  # noqa: E402
 from solver.result import Limits  # noqa: E402
 from solver.search import depth_first, iterative_deepening  # noqa: E402
+from solver.cli.report import wilson  # noqa: E402
+from solver.cli.survey import seed_list  # noqa: E402
 
 FAMILY = FAMILIES[0]
 PRESETS = tuple(variant.name for variant in FAMILY.variants)
 
 
-def wilson(successes: int, trials: int, z: float = 1.959964) -> tuple[float, float]:
-    """The 95% Wilson score interval for a binomial proportion."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def parse_seeds(text: str) -> list[int]:
-    seeds: list[int] = []
-    for part in text.split(","):
-        low, _, high = part.partition("-")
-        seeds.extend(range(int(low), int(high or low) + 1))
-    return seeds
 
 
 def solve_one(task: tuple[str, int, int | None, float | None, bool]) -> tuple[str, int, str, int, int, float, int | None]:
@@ -72,7 +58,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fewest-redeals", action="store_true", help="use IDA* (fewest passes) instead of DFS")
     parser.add_argument("--verbose", action="store_true", help="print one line per deal")
     args = parser.parse_args(argv)
-    seeds = parse_seeds(args.seeds)
+    seeds = seed_list(args.seeds)
     variants = [v.strip() for v in args.variants.split(",") if v.strip()]
     for variant in variants:
         FAMILY.variant(variant)  # unknown names fail here

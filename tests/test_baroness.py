@@ -568,31 +568,24 @@ def test_presets_and_options():
     assert (game.piles, game.compulsory, game.spaces, game.beneath) == (6, False, True, True)
 
 
-@pytest.mark.parametrize("compulsory, kings_first, spaces, beneath", OPTION_COMBOS)
-def test_an_unequal_pair_of_ranks_is_not_forced(compulsory, kings_first, spaces, beneath):
+TRICKY_DEALS = {
     # After KS goes: 6C alone on pile 1, 6D on AC on pile 2, grace 7H and QH. Both sixes are
     # available but only one seven: pairing 6C with it would bury AC (and QH) for good.
-    deal = parse_cards("6C AC 5S KS 6D 8S 7H QH")
-    game = Baroness(3, compulsory, kings_first, spaces, beneath)
-    result = solve(game, game.start(deal))
-    assert result.best_score == BruteBaroness(deal, 3, compulsory, kings_first, spaces, beneath).minimum()
-
-
-@pytest.mark.parametrize("compulsory, kings_first, spaces, beneath", OPTION_COMBOS)
-def test_layouts_with_and_without_stock_never_share_a_key(compulsory, kings_first, spaces, beneath):
+    "an unequal pair of ranks is not forced": ("6C AC 5S KS 6D 8S 7H QH", 3),
     # P=1: [JC] 2D | 2C. After the beneath pair goes, an empty pile with 2C in the stock must
     # not look like the final layout with 2C dealt.
-    deal = parse_cards("JC 2D 2C")
-    game = Baroness(1, compulsory, kings_first, spaces, beneath)
-    result = solve(game, game.start(deal))
-    assert result.best_score == BruteBaroness(deal, 1, compulsory, kings_first, spaces, beneath).minimum()
-
-
-@pytest.mark.parametrize("compulsory, kings_first, spaces, beneath", OPTION_COMBOS)
-def test_the_balanced_rule_needs_every_card_of_both_ranks_free(compulsory, kings_first, spaces, beneath):
+    "layouts with and without stock never share a key": ("JC 2D 2C", 1),
     # KH goes, then the deal gives [6C] [2S 6D] [7S JS], grace 7H. Two sixes, two sevens, but
     # 7S is buried: 6C+7H would leave 6D on the 2S that JS (covering 7S) needs. 6D+7H wins.
-    deal = parse_cards("KH 2S 7S 6C 6D JS 7H")
-    game = Baroness(3, compulsory, kings_first, spaces, beneath)
+    "the balanced rule needs every card of both ranks free": ("KH 2S 7S 6C 6D JS 7H", 3),
+}
+
+
+@pytest.mark.parametrize("case", TRICKY_DEALS)
+@pytest.mark.parametrize("compulsory, kings_first, spaces, beneath", OPTION_COMBOS)
+def test_tricky_deals_agree_with_brute_force(case, compulsory, kings_first, spaces, beneath):
+    cards, piles = TRICKY_DEALS[case]
+    deal = parse_cards(cards)
+    game = Baroness(piles, compulsory, kings_first, spaces, beneath)
     result = solve(game, game.start(deal))
-    assert result.best_score == BruteBaroness(deal, 3, compulsory, kings_first, spaces, beneath).minimum()
+    assert result.best_score == BruteBaroness(deal, piles, compulsory, kings_first, spaces, beneath).minimum()
