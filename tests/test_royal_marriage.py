@@ -23,8 +23,6 @@ from rulesets.royal_marriage import (
     OneOrTwo,
     OpenRow,
     analyse,
-    check_same_rank_ends,
-    fixed_ends,
 )
 from solver.protocol import NO_SCORE
 from solver.replay import replay

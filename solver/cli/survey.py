@@ -20,7 +20,6 @@ The worker pool is a spawn-context :class:`~concurrent.futures.ProcessPoolExecut
 from __future__ import annotations
 
 import json
-import math
 import os
 import signal
 import sqlite3
@@ -34,7 +33,6 @@ from typing import Any, Callable, Iterable, Iterator, List, Optional, Sequence
 
 import typer
 
-from rulesets.family import OptionError
 from solver.cli import (  # the package defines these before it imports this module
     MaxMemoryOption,
     MaxNodesOption,
