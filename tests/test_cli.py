@@ -141,3 +141,24 @@ def test_non_text_files_are_named_in_the_error(tmp_path):
     assert result.exit_code == 2 and "malformed solution file" in result.output and "moves.bin" in result.output
     result = run("solve", "accordion", "--file", str(binary))
     assert result.exit_code == 2 and "malformed deal file" in result.output
+
+
+def test_ctrl_c_is_one_line_and_exit_code_130(tmp_path):
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from rulesets.cards import format_cards
+    from rulesets.deals import seeded_deal
+
+    deals = tmp_path / "many.txt"
+    deals.write_text("\n".join(format_cards(seeded_deal(seed)) for seed in range(1, 2001)))
+    command = [sys.executable, "-c", "from solver.cli import main; main()", "solve", "accordion", "--file", str(deals)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    time.sleep(1.5)
+    process.send_signal(signal.SIGINT)
+    output, errors = process.communicate(timeout=30)
+    assert process.returncode == 130 and "result: won" in output
+    assert errors.strip() == "patience: interrupted (what was printed stands)"

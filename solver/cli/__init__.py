@@ -43,6 +43,9 @@ def friendly(command: F) -> F:
         except BrokenPipeError:
             os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
             raise typer.Exit(1) from None
+        except KeyboardInterrupt:
+            typer.echo("patience: interrupted (what was printed stands)", err=True)
+            raise typer.Exit(130) from None
         except (ValueError, OSError) as error:
             typer.echo(f"patience: error: {error}", err=True)
             raise typer.Exit(2) from None
