@@ -71,7 +71,7 @@ class Outcome:
         record: dict[str, Any] = {
             "game": family.name,
             "variant": self.setup.variant,
-            "options": {o.name: self.setup.settings[o.name] for o in family.options},
+            "options": dict(self.setup.settings),
             "seed": self.seed,
             "deal": format_cards(self.deal),
             "result": self.result.verdict.value,

@@ -159,7 +159,7 @@ class SurveySpec:
         return {
             "game": family.name,
             "variant": setup.variant,
-            "options": json.dumps({o.name: setup.settings[o.name] for o in family.options}, sort_keys=True),
+            "options": json.dumps(setup.settings, sort_keys=True),
             "max_nodes": json.dumps(self.max_nodes),
             "max_seconds": json.dumps(self.max_seconds),
             "max_memory": json.dumps(self.max_memory),
@@ -190,7 +190,7 @@ def solve_seeds(spec: SurveySpec, seeds: Sequence[int]) -> list[Row]:
     setup = spec.setup()
     limits = spec.limits()
     family = setup.family
-    options = json.dumps({o.name: setup.settings[o.name] for o in family.options}, sort_keys=True)
+    options = json.dumps(setup.settings, sort_keys=True)
     version = solver_version()
     rows = []
     for seed in seeds:
