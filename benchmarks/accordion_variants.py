@@ -44,10 +44,6 @@ class Outcome:
     total_seconds: float
 
 
-
-
-
-
 def solve_one(task: tuple[str, int, int | None, float | None]) -> Outcome:
     variant, seed, max_nodes, max_seconds = task
     began = time.process_time()

@@ -29,10 +29,6 @@ FAMILY = FAMILIES[0]
 PRESETS = tuple(variant.name for variant in FAMILY.variants)
 
 
-
-
-
-
 def solve_one(task: tuple[str, int, int | None, float | None, bool]) -> tuple[str, int, str, int, int, float, int | None]:
     """(variant, seed, verdict, cards left, nodes, CPU seconds, redeals in the solution)."""
     variant, seed, max_nodes, max_seconds, fewest = task

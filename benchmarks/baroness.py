@@ -35,10 +35,6 @@ class Outcome:
     seconds: float
 
 
-
-
-
-
 def solve_one(task: tuple[str, int, int | None, float | None]) -> Outcome:
     preset, seed, max_nodes, max_seconds = task
     family, variant = find_game(preset)

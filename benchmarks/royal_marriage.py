@@ -31,10 +31,6 @@ PRESETS = (
 )
 
 
-
-
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", type=seed_list, default="1-1000", help="e.g. 1-1000")
