@@ -68,9 +68,10 @@ def _parse_pile_move(row: Sequence[int], text: str) -> Move:
     return Move(pile, pile - onto)
 
 
-#: Card code -> its bit in a 64-bit set of cards laid out as four 16-bit suit lanes of rank bits.
-_CARD_BIT = tuple(1 << (16 * (code // 13) + code % 13) for code in range(52))
-_RANKS_OF_SUIT = 0x1FFF
+#: Card code -> its bit in a set of cards laid out rank-major: rank r's four suits (CDHS) are the
+#: nibble at bit 4r, so any 16 bits hold the suits of four whole ranks.
+_CARD_BIT = tuple(1 << (4 * (code % 13) + code // 13) for code in range(52))
+_SUIT_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 
 
 def _count_groups(present: Sequence[bool], linked: Sequence[bool]) -> int:
@@ -83,7 +84,6 @@ def _count_groups(present: Sequence[bool], linked: Sequence[bool]) -> int:
     return len({group[suit] for suit in range(4) if present[suit]})
 
 
-_SUIT_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 #: Indexed by 4 bits of suits present and 6 bits of suit pairs sharing a rank.
 _GROUPS = tuple(
     _count_groups([index >> suit & 1 == 1 for suit in range(4)], [index >> (4 + pair) & 1 == 1 for pair in range(6)])
@@ -91,19 +91,33 @@ _GROUPS = tuple(
 )
 
 
+def _links(suits: int) -> int:
+    """The suits present and the suit pairs sharing a rank (an index of _GROUPS) for one rank's suits."""
+    return suits | sum(1 << (4 + pair) for pair, (a, b) in enumerate(_SUIT_PAIRS) if suits >> a & suits >> b & 1)
+
+
+def _chunk_links() -> tuple[int, ...]:
+    """16 bits of the card set (four ranks) -> the _GROUPS index they contribute (OR-ed together)."""
+    small = list(range(1024))  # one int object per value, shared by every entry
+    table = nibble = [_links(suits) for suits in range(16)]
+    for _ in range(3):
+        table = [nibble[bits & 15] | table[bits >> 4] for bits in range(16 * len(table))]
+    return tuple(small[links] for links in table)
+
+
+_CHUNK_LINKS = _chunk_links()
+
+
 def connected_groups(cards: int) -> int:
     """How many groups the cards form when cards sharing suit or rank are linked (transitively).
 
     Groups never join again: a move only covers a card, and covered cards never return. So this
-    is a lower bound on the piles left, and a proof of loss once it exceeds one.
+    is a lower bound on the piles left, and a proof of loss once it exceeds one. Four table
+    look-ups, one per four ranks, give which suits are present and which pairs share a rank.
     """
-    clubs, diamonds, hearts, spades = cards & _RANKS_OF_SUIT, cards >> 16 & _RANKS_OF_SUIT, cards >> 32 & _RANKS_OF_SUIT, cards >> 48
-    if clubs & diamonds and clubs & hearts and clubs & spades:
-        return 1
     return _GROUPS[
-        (clubs != 0) | (diamonds != 0) << 1 | (hearts != 0) << 2 | (spades != 0) << 3
-        | (clubs & diamonds != 0) << 4 | (clubs & hearts != 0) << 5 | (clubs & spades != 0) << 6
-        | (diamonds & hearts != 0) << 7 | (diamonds & spades != 0) << 8 | (hearts & spades != 0) << 9
+        _CHUNK_LINKS[cards & 0xFFFF] | _CHUNK_LINKS[cards >> 16 & 0xFFFF]
+        | _CHUNK_LINKS[cards >> 32 & 0xFFFF] | _CHUNK_LINKS[cards >> 48]
     ]
 
 
@@ -172,7 +186,12 @@ class OpenRow:
 
     @staticmethod
     def lower_bound(layout: OpenLayout) -> int:
-        return connected_groups(layout[1])
+        """:func:`connected_groups`, inlined: it is computed for nearly every state the search meets."""
+        cards = layout[1]
+        return _GROUPS[
+            _CHUNK_LINKS[cards & 0xFFFF] | _CHUNK_LINKS[cards >> 16 & 0xFFFF]
+            | _CHUNK_LINKS[cards >> 32 & 0xFFFF] | _CHUNK_LINKS[cards >> 48]
+        ]
 
     def describe_move(self, layout: OpenLayout, move: Move) -> str:
         return _describe(layout[0], move)
