@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from rulesets.cards import CARDS, Card, parse_card
+from rulesets.cards import CARDS, Card, CardError, parse_card
 from rulesets.family import Family, MoveError, Option, Variant
 from solver.protocol import NO_SCORE
 
@@ -123,9 +123,25 @@ def connected_groups(cards: int) -> int:
 
 #: Card code -> a byte of suit (high nibble) and rank (low nibble), neither zero.
 _NIBBLES = bytes((code // 13 + 1) << 4 | (code % 13 + 1) for code in range(52)) + bytes(256 - 52)
-#: For a row of n cards: 0x0F in each of n bytes, and 0x10 (the carry out of a nibble) in each.
-_LOW_NIBBLES = tuple(int.from_bytes(b"\x0f" * size, "big") for size in range(_MAX_PILES + 1))
-_MARKS = tuple(int.from_bytes(b"\x10" * size, "big") for size in range(_MAX_PILES + 1))
+#: For a row of n cards, twice over (leaps above slides): 0x0F in each of 2n bytes, and 0x10 (the
+#: carry out of a nibble) in each.
+_LOW_NIBBLES = tuple(int.from_bytes(b"\x0f" * 2 * size, "big") for size in range(_MAX_PILES + 1))
+_MARKS = tuple(int.from_bytes(b"\x10" * 2 * size, "big") for size in range(_MAX_PILES + 1))
+#: For a row of n cards, the move each of the 2n bytes stands for, counted from the lowest byte:
+#: slides from the rightmost pile to the leftmost, then leaps likewise.
+_BYTE_MOVES = tuple(
+    tuple(_SLIDES[size - 1 - byte] for byte in range(size)) + tuple(_LEAPS[size - 1 - byte] for byte in range(size))
+    for size in range(_MAX_PILES + 1)
+)
+def _cover(covered: int, moving: int) -> bytes:
+    """The byte map (for bytes.translate) that puts the moving card in the covered card's place."""
+    table = bytearray(range(256))
+    table[covered] = moving
+    return bytes(table)
+
+
+_COVER = tuple(tuple(_cover(covered, moving) for moving in range(52)) for covered in range(52))
+_ALONE = tuple(bytes((code,)) for code in range(52))
 
 #: A layout of the open row: the top-card codes left to right (bytes: compact, and already the
 #: layout key), and the same cards as a bit set for the connectivity bound.
@@ -140,7 +156,9 @@ class OpenRow:
 
     def start(self, deal: Sequence[Card]) -> OpenLayout:
         row = bytes(card.code for card in deal)
-        return row, sum(_CARD_BIT[code] for code in set(row))
+        if len(set(row)) != len(row):
+            raise CardError("an Accordion deal holds each card at most once")
+        return row, sum(_CARD_BIT[code] for code in row)
 
     def moves(self, layout: OpenLayout) -> list[Move]:
         """Leaps first, then slides, each leftmost first: the order that found wins soonest on
@@ -148,32 +166,33 @@ class OpenRow:
 
         The row is compared with itself shifted by one and by three cards all at once: each card
         becomes a byte (suit and rank nibbles) of one big integer, and a nibble that XORs to zero
-        marks a shared suit or rank. Rows with few moves, the common case deep in a search, cost
-        a handful of integer operations instead of a loop over every pile.
+        marks a shared suit or rank. Both comparisons sit side by side in one integer (leaps in
+        the upper half), so they share the nibble tests and one loop reads the moves off from
+        the top. Rows with few moves, the common case deep in a search, cost a handful of
+        integer operations instead of a loop over every pile.
         """
         row = layout[0]
         size = len(row)
         cards = int.from_bytes(row.translate(_NIBBLES), "big")
         low, marks = _LOW_NIBBLES[size], _MARKS[size]
+        differ = (cards ^ cards >> 24) << 8 * size | cards ^ cards >> 8
+        same = marks ^ (((differ & low) + low) & ((differ >> 4 & low) + low) & marks)
         found = []
-        for shift, kind in ((24, _LEAPS), (8, _SLIDES)):
-            differ = cards ^ (cards >> shift)
-            same = marks ^ (((differ & low) + low) & ((differ >> 4 & low) + low) & marks)
+        if same:
+            byte_moves = _BYTE_MOVES[size]
             while same:
                 top = same.bit_length() - 1
-                found.append(kind[size - 1 - (top >> 3)])
+                found.append(byte_moves[top >> 3])
                 same ^= 1 << top
         return found
 
     def apply(self, layout: OpenLayout, move: Move) -> OpenLayout:
+        """One C call for slides and leaps alike: the row's cards are distinct, so deleting the
+        moving card and mapping the covered card to it is the move."""
         row, cards = layout
-        pile, onto = move.pile, move.pile - move.distance
-        if onto == pile - 1:
-            return row[:onto] + row[pile:], cards ^ _CARD_BIT[row[onto]]
-        merged = bytearray(row)
-        merged[onto] = row[pile]
-        del merged[pile]
-        return bytes(merged), cards ^ _CARD_BIT[row[onto]]
+        pile, distance = move
+        covered, moving = row[pile - distance], row[pile]
+        return row.translate(_COVER[covered][moving], _ALONE[moving]), cards ^ _CARD_BIT[covered]
 
     def is_won(self, layout: OpenLayout) -> bool:
         return len(layout[0]) == 1
