@@ -137,48 +137,51 @@ def _dive(
     state, options = start, iter(moves(start))
     ancestors: list[tuple[State, Iterator[Move]]] = []
     line: list[Move] = []
+    mask = DIGEST_MASK
     nodes = budget.nodes + 1
-    next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit)
+    # Every expanded state adds one entry, so the table fills up exactly when ``nodes`` has grown
+    # by the room left: the memory bound is checked at the same scheduled points as the limits.
+    next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit, nodes + capacity - len(entries))
     while True:
-        move = next(options, None)
-        if move is None:
+        for move in options:
+            child = apply(state, move)
+            child_digest = hash_key(key(child)) & mask
+            if child_digest in entries or lower_bound(child) >= best:
+                continue
+            nodes += 1
+            if nodes >= next_check:
+                budget.nodes = nodes
+                budget.check(best, best_line)
+                if nodes >= cap:
+                    entries.difference_update(path_digests)
+                    return None, best, best_line
+                if len(entries) >= capacity:
+                    table.evict(path_digests)
+                    entries = table.entries
+                next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit, nodes + capacity - len(entries))
+            entries.add(child_digest)
+            line.append(move)
+            child_score = score(child)
+            if child_score < best:
+                best, best_line = child_score, tuple(line)
+                if is_won(child):
+                    budget.nodes = nodes
+                    return Verdict.WON, best, best_line
+            ancestors.append((state, options))
+            path_digests.append(child_digest)
+            state = child
+            child_moves = moves(child)
+            if mixer and len(child_moves) > 1:
+                turn = (child_digest * mixer >> 32) % len(child_moves)
+                child_moves = child_moves[turn:] + child_moves[:turn]
+            options = iter(child_moves)
+            break
+        else:
             if not ancestors:
                 break
             state, options = ancestors.pop()
             path_digests.pop()
             line.pop()
-            continue
-        child = apply(state, move)
-        child_digest = hash_key(key(child)) & DIGEST_MASK
-        if child_digest in entries or lower_bound(child) >= best:
-            continue
-        nodes += 1
-        if nodes >= next_check:
-            budget.nodes = nodes
-            budget.check(best, best_line)
-            if nodes >= cap:
-                entries.difference_update(path_digests)
-                return None, best, best_line
-            next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit)
-        if len(entries) >= capacity:
-            table.evict(path_digests)
-            entries = table.entries
-        entries.add(child_digest)
-        line.append(move)
-        child_score = score(child)
-        if child_score < best:
-            best, best_line = child_score, tuple(line)
-            if is_won(child):
-                budget.nodes = nodes
-                return Verdict.WON, best, best_line
-        ancestors.append((state, options))
-        path_digests.append(child_digest)
-        state = child
-        child_moves = moves(child)
-        if mixer and len(child_moves) > 1:
-            turn = (child_digest * mixer >> 32) % len(child_moves)
-            child_moves = child_moves[turn:] + child_moves[:turn]
-        options = iter(child_moves)
     budget.nodes = nodes
     return Verdict.LOST, best, best_line
 
