@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 
 from accordion_brute import matches, min_piles, open_layout, successors
 from rulesets.accordion import DEAL, DealtRow, OpenRow
-from rulesets.cards import CARDS, parse_card, parse_cards
+from rulesets.cards import CARDS, CardError, parse_card, parse_cards
 from rulesets.deals import seeded_deal
 from solver.replay import replay
 from solver.result import Limits, Verdict
@@ -113,6 +113,12 @@ def test_connected_groups_counts_suit_and_rank_links():
     assert ROW.lower_bound(ROW.start(parse_cards("AS 2S 3H 4H"))) == 2
     assert ROW.lower_bound(ROW.start(parse_cards("AS 2S 2H 4H"))) == 1
     assert ROW.lower_bound(ROW.start(parse_cards("AS KD 7C 9H"))) == 4
+
+
+def test_open_row_refuses_a_card_dealt_twice():
+    """apply relies on the row's cards being distinct (it finds them by value)."""
+    with pytest.raises(CardError):
+        ROW.start(parse_cards("AS 2S AS"))
 
 
 def test_dealt_game_offers_dealing_at_any_time():
