@@ -12,7 +12,8 @@ canonical: it holds only what decides the future (a foundation place is its top 
 height when foundations build regardless of suit, when the cards' suits are also dropped; a
 complete place is only "complete").
 
-There are no pruning reductions: every play, deal and redeal the rules allow is searched.
+There are no move reductions: every play, deal and redeal the rules allow is searched. The
+search is pruned only by an admissible bound on the cards left (:meth:`Amazons.lower_bound`).
 """
 
 from __future__ import annotations
@@ -243,7 +244,40 @@ class Amazons:
         return len(state.stock) + sum(map(len, state.depots))
 
     def lower_bound(self, state: State) -> int:
-        return 0
+        """Cards that can never reach a foundation, from the card pinned to D1.
+
+        Gathering left to right puts D1's bottom card first in the new stock, so the next deal
+        returns it to the bottom of D1: it never leaves D1 except to a foundation (when
+        ``skip_complete`` is off). If it can never go up from D1 (see :meth:`_blocked`), it stays,
+        and so do the higher cards of its suit when suits matter. This pins down most dead
+        layouts of a few cards, the bulk of a long search.
+        """
+        if self.gather != LEFT_TO_RIGHT or self.skip_complete:
+            return 0
+        depots, stock, foundations = state
+        pinned = depots[0][0] if depots[0] else stock[0] if stock else None
+        if pinned is None or not self._blocked(pinned, 0, foundations):
+            return 0
+        return 1 if self.any_suit else 1 + self._top_level - self._level[pinned]
+
+    def _blocked(self, card: int, pile: int, foundations: tuple[tuple[int, ...], ...]) -> bool:
+        """Whether ``card`` can never go up from depot ``pile``: it is not an Ace, can go only
+        to the place above its depot (not a ``queen_any_depot`` Queen), and that place can never
+        take it: it is complete or past the card's rank, or holds another suit, or is empty while
+        the card's own Ace is already up elsewhere."""
+        level = self._level
+        card_level = level[card]
+        if card_level == 0 or (self.queen_any_depot and card_level == self._top_level):
+            return False
+        place = foundations[pile]
+        if place and level[place[-1]] >= card_level:
+            return True
+        if self.any_suit:
+            return False
+        suit = card // 13
+        if not place:
+            return any(other and other[0] // 13 == suit for other in foundations)
+        return place[-1] // 13 != suit
 
     # ----- costs, for the fewest passes through the stock (IDA*) -----------------------------
 
@@ -267,39 +301,11 @@ class Amazons:
         depots, stock, foundations = state
         if not stock and not any(depots):
             return 0
-        level, any_suit = self._level, self.any_suit
-        top_level = self._top_level
-        queen_free = self.queen_any_depot
-        # Per place: what it can still take. blocked(card, pile) says the card can never go up from pile.
-        aces_up = set()
-        place_suit = []
-        place_level = []
-        for place in foundations:
-            if place:
-                aces_up.add(place[0] // 13)
-                place_suit.append(place[-1] // 13)
-                place_level.append(level[place[-1]])
-            else:
-                place_suit.append(-1)
-                place_level.append(-1)
-
-        def blocked(card: int, pile: int) -> bool:
-            card_level = level[card]
-            if card_level == 0 or (queen_free and card_level == top_level):
-                return False
-            if place_level[pile] >= card_level:
-                return True
-            if any_suit:
-                return False
-            suit = card // 13
-            if place_suit[pile] == -1:
-                return suit in aces_up
-            return place_suit[pile] != suit
-
+        level, any_suit, blocked = self._level, self.any_suit, self._blocked
         for pile in self._range:
             depot = depots[pile]
             for index, card in enumerate(depot):
-                if blocked(card, pile):
+                if blocked(card, pile, foundations):
                     return 1
                 if not any_suit:
                     suit, card_level = card // 13, level[card]
@@ -309,7 +315,7 @@ class Amazons:
         if not self.skip_complete:
             piles = self.piles
             for index, card in enumerate(stock):
-                if blocked(card, index % piles):
+                if blocked(card, index % piles, foundations):
                     return 1
         return 0
 

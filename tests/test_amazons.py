@@ -121,7 +121,10 @@ class Brute:
 
     def solve(self, cards):
         """(won?, fewest cards left over every reachable layout) by enumerating all of them."""
-        start = self.start(cards)
+        return self.solve_from(self.start(cards))
+
+    def solve_from(self, start):
+        """(won?, fewest cards left) over every layout reachable from ``start``."""
         seen = {start}
         queue = deque([start])
         best = self.left(start)
@@ -262,12 +265,48 @@ def test_cost_to_win_bound_is_admissible(options, game, data):
     brute = Brute(ranks, piles, **options)
     states = random_walk(ruleset, ruleset.start(deal), data.draw(st.lists(st.integers(0, 9), max_size=30)))
     for state in states[:: max(1, len(states) // 4)]:
-        pairs = tuple(tuple((CARDS[c].rank, CARDS[c].suit) for c in pile) for pile in state.depots)
-        found = tuple(tuple((CARDS[c].rank, CARDS[c].suit) for c in pile) for pile in state.foundations)
-        stock = tuple((CARDS[c].rank, CARDS[c].suit) for c in state.stock)
-        fewest = brute.fewest_redeals((pairs, stock, found))
+        fewest = brute.fewest_redeals(as_brute_state(state))
         if fewest is not None:
             assert ruleset.cost_to_win_bound(state) <= fewest
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(options=st.sampled_from(ALL_OPTIONS), game=small_games(max_cards=9), data=st.data())
+def test_lower_bound_is_admissible(options, game, data):
+    """No layout along a random walk has a lower bound above the fewest cards left from it."""
+    ranks, _, piles, deal = game
+    ruleset = Amazons(**options, ranks=ranks, piles=piles)
+    brute = Brute(ranks, piles, **options)
+    states = random_walk(ruleset, ruleset.start(deal), data.draw(st.lists(st.integers(0, 9), max_size=30)))
+    for state in states[:: max(1, len(states) // 4)]:
+        _, fewest_left = brute.solve_from(as_brute_state(state))
+        assert ruleset.lower_bound(state) <= fewest_left
+
+
+def as_brute_state(state):
+    """The brute force's form of an engine layout: (rank, suit) pairs."""
+    depots, stock, foundations = state
+    pairs = lambda codes: tuple((CARDS[c].rank, CARDS[c].suit) for c in codes)  # noqa: E731
+    return tuple(map(pairs, depots)), pairs(stock), tuple(map(pairs, foundations))
+
+
+def test_a_card_pinned_to_d1_that_can_never_go_up_bounds_the_score():
+    """7D at the bottom of D1 with clubs on F1 returns to D1 after every left-to-right redeal: it
+    and 8D can never go up, so at least 2 cards stay; the brute force agrees it is exactly 2."""
+    ranks, piles = (1, 7, 8), 2
+    deal = parse_cards("7D AC AD 7C 8C 8D")
+    ruleset = Amazons(ranks=ranks, piles=piles)
+    state = ruleset.start(deal)
+    for text in ("AC to F1", "deal", "AD to F2"):
+        move = ruleset.parse_move(state, text)
+        assert move in ruleset.moves(state)
+        state = ruleset.apply(state, move)
+    assert state.depots[0][0] == parse_cards("7D")[0].code
+    assert ruleset.lower_bound(state) == 2
+    assert Brute(ranks, piles, **dict(zip(OPTION_NAMES, ("left-to-right",) + (False,) * 5))).solve_from(
+        as_brute_state(state)
+    ) == (False, 2)
+    assert Amazons(gather="right-to-left", ranks=ranks, piles=piles).lower_bound(state) == 0
 
 
 # ----- properties of every move -----------------------------------------------------------------
