@@ -100,7 +100,13 @@ def depth_first(
     ``restart_nodes=None`` searches once in the game's own order.
     """
     budget = _Budget(limits)
-    table = TranspositionTable(limits.max_memory)
+    return _decide(game, start, budget, TranspositionTable(limits.max_memory), restart_nodes)
+
+
+def _decide(
+    game: Game[State, Move], start: State, budget: _Budget, table: TranspositionTable, restart_nodes: int | None
+) -> SearchResult[Move]:
+    """The body of :func:`depth_first`, on a given budget and table."""
     best, best_line = game.score(start), ()
     if game.is_won(start):
         return SearchResult(Verdict.WON, best, (), budget.stats(table))
@@ -189,54 +195,66 @@ def _dive(
 def iterative_deepening(
     game: CostedGame[State, Move], start: State, limits: Limits = Limits()
 ) -> SearchResult[Move]:
-    """IDA*: the win of least total move cost, by depth-first passes under a rising cost bound.
+    """The win of least total move cost: a depth-first search decides the deal, then IDA*.
 
-    The table remembers, per pass, the lowest cost at which each layout was entered; a layout met
-    again at no lower cost is skipped. A pass that cuts off nothing has searched the whole space,
-    so ending it without a win proves ``lost`` and makes ``best_score`` minimal.
+    A loss (with its minimal score) or an unknown is the depth-first answer. A won deal goes on
+    to depth-first passes under a rising cost bound, starting from ``cost_to_win_bound``; they
+    skip every layout whose ``lower_bound`` exceeds the winning score (it cannot lead to a win;
+    a win has the lowest score there is) and stop short of the depth-first win's cost, which
+    then is the least. Per pass, the table holds the lowest cost each layout was entered at; a
+    layout met again at no lower cost is skipped. A limit reached during the passes leaves the
+    verdict ``won`` with the cheapest line found so far and names the limit: that line's cost is
+    then not proven least.
     """
     budget = _Budget(limits)
-    table = TranspositionTable(limits.max_memory, with_costs=True)
-    best = game.score(start)
-    best_line: tuple[Move, ...] = ()
-    if game.is_won(start):
-        return SearchResult(Verdict.WON, best, (), budget.stats(table))
+    table = TranspositionTable(limits.max_memory)
+    decided = _decide(game, start, budget, table, restart_nodes=1000)
+    if decided.verdict is not Verdict.WON:
+        return decided
+    win_score, line = decided.best_score, decided.best_line
+    cheapest = line_cost(game, start, line)
     bound = game.cost_to_win_bound(start)
     iterations = 0
     try:
-        while True:
+        while bound < cheapest:
             iterations += 1
-            table.note_size()
-            table.entries = {}
-            next_bound, won_line, best, best_line = _bounded_pass(game, start, bound, budget, table, best, best_line)
+            table.clear(with_costs=True)
+            next_bound, won_line = _bounded_pass(game, start, bound, win_score, budget, table, line)
             if won_line is not None:
-                return SearchResult(Verdict.WON, best, won_line, budget.stats(table, iterations))
+                return SearchResult(Verdict.WON, win_score, won_line, budget.stats(table, iterations))
             if next_bound is None:
-                return SearchResult(Verdict.LOST, best, best_line, budget.stats(table, iterations))
+                raise AssertionError("a pass cut nothing off yet missed a known win: an inadmissible bound")
             bound = next_bound
     except _LimitReached as reached:
-        return SearchResult(
-            Verdict.UNKNOWN, reached.best, reached.best_line, budget.stats(table, iterations), reached.limit
-        )
+        return SearchResult(Verdict.WON, win_score, line, budget.stats(table, iterations), reached.limit)
+    return SearchResult(Verdict.WON, win_score, line, budget.stats(table, iterations))
+
+
+def line_cost(game: CostedGame[State, Move], start: State, line: tuple[Move, ...]) -> int:
+    """The total move cost of ``line`` played from ``start``."""
+    total, state = 0, start
+    for move in line:
+        total += game.move_cost(state, move)
+        state = game.apply(state, move)
+    return total
 
 
 def _bounded_pass(
     game: CostedGame[State, Move],
     start: State,
     bound: int,
+    win_score: int,
     budget: _Budget,
     table: TranspositionTable,
-    best: int,
-    best_line: tuple[Move, ...],
-) -> tuple[int | None, tuple[Move, ...] | None, int, tuple[Move, ...]]:
-    """One IDA* pass; returns (next bound or None if nothing was cut off, winning line, best, best line)."""
+    known_win: tuple[Move, ...],
+) -> tuple[int | None, tuple[Move, ...] | None]:
+    """One IDA* pass; returns (the next bound, or None if nothing was cut off; a win within ``bound``)."""
     next_bound: int | None = None
-    start_digest = digest(game.key(start))
     cost_seen = table.entries
-    cost_seen[start_digest] = 0
+    cost_seen[digest(game.key(start))] = 0
     states = [start]
     costs = [0]
-    path_digests = [start_digest]
+    path_digests = [digest(game.key(start))]
     pending = [iter(game.moves(start))]
     line: list[Move] = []
     budget.nodes += 1
@@ -252,6 +270,8 @@ def _bounded_pass(
             continue
         state = states[-1]
         child = game.apply(state, move)
+        if game.lower_bound(child) > win_score:
+            continue
         cost = costs[-1] + game.move_cost(state, move)
         estimate = cost + game.cost_to_win_bound(child)
         if estimate > bound:
@@ -264,19 +284,16 @@ def _bounded_pass(
             continue
         budget.nodes += 1
         if budget.nodes % _CHECK_EVERY == 0 or budget.nodes >= budget.node_limit:
-            budget.check(best, best_line)
+            budget.check(win_score, known_win)
         if table.full():
             table.evict(path_digests)
             cost_seen = table.entries
         cost_seen[child_digest] = cost
         line.append(move)
-        child_score = game.score(child)
-        if child_score < best:
-            best, best_line = child_score, tuple(line)
         if game.is_won(child):
-            return next_bound, tuple(line), best, best_line
+            return next_bound, tuple(line)
         states.append(child)
         costs.append(cost)
         path_digests.append(child_digest)
         pending.append(iter(game.moves(child)))
-    return next_bound, None, best, best_line
+    return next_bound, None

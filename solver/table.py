@@ -25,13 +25,23 @@ class TranspositionTable:
     path), so the search stays correct (it may only search a state again) and bounded.
     """
 
-    def __init__(self, max_bytes: int | None = None, with_costs: bool = False) -> None:
-        self.entries: set[int] | dict[int, int] = {} if with_costs else set()
-        per_entry = BYTES_PER_ENTRY * 2 if with_costs else BYTES_PER_ENTRY
-        self.capacity = None if max_bytes is None else max(16, max_bytes // per_entry)
+    def __init__(self, max_bytes: int | None = None) -> None:
+        self.max_bytes = max_bytes
         self.evictions = 0
         self.peak_entries = 0
         self.peak_bytes = 0
+        self.entries: set[int] | dict[int, int] = set()
+        self.capacity = self._capacity(BYTES_PER_ENTRY)
+
+    def clear(self, with_costs: bool = False) -> None:
+        """Drop every entry (recording the size reached first), and hold costs from now on if
+        asked; the peak and the eviction count stay."""
+        self.note_size()
+        self.entries = {} if with_costs else set()
+        self.capacity = self._capacity(BYTES_PER_ENTRY * 2 if with_costs else BYTES_PER_ENTRY)
+
+    def _capacity(self, per_entry: int) -> int | None:
+        return None if self.max_bytes is None else max(16, self.max_bytes // per_entry)
 
     def __contains__(self, entry: int) -> bool:
         return entry in self.entries

@@ -8,7 +8,7 @@ from hypothesis import given, strategies as st
 
 from solver.replay import IllegalLine, checked, replay
 from solver.result import Limits, SearchResult, Stats, Verdict
-from solver.search import depth_first, iterative_deepening
+from solver.search import depth_first, iterative_deepening, line_cost
 from solver.table import TranspositionTable
 
 
@@ -112,6 +112,40 @@ def test_iterative_deepening_finds_the_cheapest_win(game):
     else:
         assert result.verdict is Verdict.WON
         assert sum(game.move_cost(None, move) for move in result.solution) == cheapest
+
+
+@dataclass(frozen=True)
+class BoundedGraphGame(GraphGame):
+    """A graph game whose lower bound is exact: the least score reachable from a node."""
+
+    def lower_bound(self, state):
+        return min(self.scores[node] for node in reachable(self, state))
+
+
+@given(graphs())
+def test_iterative_deepening_skips_what_cannot_win_and_still_finds_the_cheapest(game):
+    bounded = BoundedGraphGame(game.edges, game.scores)
+    result = checked(bounded, 0, iterative_deepening(bounded, 0))
+    cheapest = cheapest_win(game)
+    assert (result.verdict is Verdict.WON) == (cheapest is not None)
+    if cheapest is not None:
+        assert line_cost(bounded, 0, result.solution) == cheapest
+    else:
+        assert result.best_score == min(game.scores[s] for s in reachable(game))
+
+
+def test_a_limit_after_the_win_is_known_keeps_the_win_and_names_the_limit():
+    """A cheap win far down one branch, a dear one at once on the other: the depth-first search
+    finds the dear one first; IDA* runs out of nodes before the cheap one."""
+    edges = {0: [(1, 5), (2, 0)]}
+    edges.update({i: [(i + 1, 0)] for i in range(2, 3000)})
+    scores = {i: 1 for i in range(3001)}
+    scores[1] = scores[3000] = 0
+    game = GraphGame(edges, scores)
+    assert line_cost(game, 0, iterative_deepening(game, 0).solution) == 0
+    result = checked(game, 0, iterative_deepening(game, 0, Limits(max_nodes=1000)))
+    assert result.verdict is Verdict.WON and result.limit == "max_nodes"
+    assert line_cost(game, 0, result.solution) == 5
 
 
 @given(graphs(), st.sampled_from([1, 2, 3, 5, None]), st.sampled_from([None, 1200, 2400]))
