@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from rulesets.amazons import FAMILIES  # noqa: E402
 from solver.replay import checked  # noqa: E402
 from solver.result import Limits  # noqa: E402
-from solver.search import depth_first, iterative_deepening  # noqa: E402
+from solver.search import depth_first, iterative_deepening, line_cost  # noqa: E402
 from solver.cli.report import wilson  # noqa: E402
 from solver.cli.survey import seed_list  # noqa: E402
 
@@ -30,7 +30,8 @@ PRESETS = tuple(variant.name for variant in FAMILY.variants)
 
 
 def solve_one(task: tuple[str, int, int | None, float | None, bool]) -> tuple[str, int, str, int, int, float, int | None]:
-    """(variant, seed, verdict, cards left, nodes, CPU seconds, redeals in the solution)."""
+    """(variant, seed, verdict, cards left, nodes, CPU seconds, redeals in the solution when
+    they are proven fewest, else None)."""
     variant, seed, max_nodes, max_seconds, fewest = task
     game = FAMILY.build(FAMILY.settings(variant))
     start = game.start(FAMILY.seeded_deal(seed))
@@ -39,8 +40,8 @@ def solve_one(task: tuple[str, int, int | None, float | None, bool]) -> tuple[st
     result = checked(game, start, search(game, start, Limits(max_nodes=max_nodes, max_seconds=max_seconds)))
     seconds = time.process_time() - began
     redeals = None
-    if result.solution is not None:
-        redeals = sum(game.move_cost(start, move) for move in result.solution)
+    if fewest and result.solution is not None and result.limit is None:
+        redeals = line_cost(game, start, result.solution)
     return variant, seed, result.verdict.value, result.best_score, result.stats.nodes, seconds, redeals
 
 
@@ -97,7 +98,8 @@ def main(argv: list[str] | None = None) -> None:
         )
         if args.fewest_redeals and won:
             redeals = [r[6] for r in rows if r[6] is not None]
-            print(f"{'':15} fewest redeals among wins: mean {sum(redeals) / len(redeals):.1f}, max {max(redeals)}")
+            proven = f"mean {sum(redeals) / len(redeals):.1f}, max {max(redeals)}" if redeals else "-"
+            print(f"{'':15} fewest redeals proven for {len(redeals)} of {won} wins: {proven}")
     print("win rate and its interval count unknown deals as not won; won..won+unk brackets the true rate.")
 
 

@@ -50,6 +50,17 @@ def test_limits_give_unknown(tmp_path):
     assert record["result"] == "unknown" and record["limit"] == "max_nodes" and not record["score_proven"]
 
 
+def test_fewest_redeals_says_whether_the_count_is_proven():
+    """The depth-first search decides the deal; IDA* then proves the fewest redeals, or a limit
+    leaves the win standing with its count marked not proven."""
+    proven = run("solve", "amazons-pysol", "--seed", "1", "--fewest-redeals")
+    assert proven.exit_code == 0 and "result: won\n" in proven.output and "redeals: 2 (fewest)" in proven.output
+    record = json.loads(run("solve", "amazons", "--seed", "1", "--fewest-redeals", "--max-nodes", "20000", "--json").output)
+    assert record["result"] == "won" and record["score_proven"] and record["limit"] == "max_nodes"
+    assert record["fewest_redeals_proven"] is False and record["redeals"] == record["solution"].count("redeal")
+    assert "redeals" not in json.loads(run("solve", "amazons", "--seed", "1", "--json").output)
+
+
 def test_file_of_deals_gives_one_json_line_each(tmp_path):
     deals = tmp_path / "deals.txt"
     deals.write_text(f"# two deals\n{SEED_1}\n{' '.join(reversed(SEED_1.split()))}\n")

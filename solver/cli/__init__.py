@@ -21,7 +21,7 @@ from rulesets.family import MoveError
 from solver.cli.run import Outcome, Setup, parse_size, solve
 from solver.protocol import NO_SCORE
 from solver.replay import replay
-from solver.result import Limits
+from solver.result import Limits, Verdict
 
 app = typer.Typer(
     help="Exhaustive solver and solvability checker for patience (solitaire) games.",
@@ -108,17 +108,22 @@ def _print_outcome(outcome: Outcome, show: bool) -> None:
     typer.echo(header)
     typer.echo(f"deal: {format_cards(outcome.deal)}")
     score = outcome.score()
-    verdict = result.verdict.value + (f" (limit {result.limit} reached)" if result.limit else "")
+    undecided = result.verdict is Verdict.UNKNOWN
+    verdict = result.verdict.value + (f" (limit {result.limit} reached)" if undecided else "")
     typer.echo(f"result: {verdict}")
     if score is None:
         typer.echo(f"{family.score_label}: no end of the game reached")
     else:
-        qualifier = "best found" if result.limit else "minimum"
+        qualifier = "best found" if undecided else "minimum"
         line = f"{family.score_label} ({qualifier}): {score}"
         if family.threshold is not None:
             name, most = family.threshold
             line += f"; {name} win ({most} or fewer): {'yes' if score <= most else 'no'}"
         typer.echo(line)
+    cost = outcome.cost()
+    if cost is not None:
+        proof = "fewest" if result.limit is None else f"fewest not proven: limit {result.limit} reached"
+        typer.echo(f"redeals: {cost} ({proof})")
     stats = result.stats
     typer.echo(f"nodes: {stats.nodes}, table: {stats.table_entries} states, {stats.seconds:.3f} CPU seconds")
     texts = outcome.line_text()

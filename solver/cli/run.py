@@ -12,8 +12,8 @@ from rulesets.deals import read_deal
 from rulesets.family import Family, OptionError, Ruleset
 from solver.protocol import NO_SCORE
 from solver.replay import checked
-from solver.result import Limits, SearchResult
-from solver.search import depth_first, iterative_deepening
+from solver.result import Limits, SearchResult, Verdict
+from solver.search import depth_first, iterative_deepening, line_cost
 
 
 @dataclass(frozen=True)
@@ -51,6 +51,13 @@ class Outcome:
     deal: list[Card]
     start: Any
     result: SearchResult[Any]
+    least_cost: bool = False
+
+    def cost(self) -> int | None:
+        """With ``least_cost``, the winning line's total move cost (its redeals); else None."""
+        if not self.least_cost or self.result.solution is None:
+            return None
+        return line_cost(self.setup.game, self.start, self.result.solution)  # type: ignore[arg-type]
 
     def score(self) -> int | None:
         """The best score reached, or None where no line reached an end of the game."""
@@ -76,7 +83,7 @@ class Outcome:
             "deal": format_cards(self.deal),
             "result": self.result.verdict.value,
             family.score_field: self.score(),
-            "score_proven": self.result.limit is None,
+            "score_proven": self.result.verdict is not Verdict.UNKNOWN,
             "solution": self.line_text() if won else None,
             "best_line": None if won else self.line_text(),
             "nodes": self.result.stats.nodes,
@@ -84,6 +91,9 @@ class Outcome:
             "peak_table_bytes": self.result.stats.peak_table_bytes,
             "limit": self.result.limit,
         }
+        if self.cost() is not None:
+            record["redeals"] = self.cost()
+            record["fewest_redeals_proven"] = self.result.limit is None
         if family.threshold is not None and self.score() is not None:
             name, most = family.threshold
             record[name] = self.score() <= most
@@ -100,7 +110,7 @@ def solve(setup: Setup, deal: list[Card], limits: Limits, seed: int | None = Non
         result = iterative_deepening(game, start, limits)  # type: ignore[arg-type]
     else:
         result = depth_first(game, start, limits)
-    return Outcome(setup, seed, deal, start, checked(game, start, result))
+    return Outcome(setup, seed, deal, start, checked(game, start, result), least_cost)
 
 
 MIN_MEMORY = 64 * 1024

@@ -41,7 +41,7 @@ from solver.cli import (  # the package defines these before it imports this mod
     VariantOption,
 )
 from solver.cli.run import Setup, parse_size, solve
-from solver.result import Limits
+from solver.result import Limits, Verdict
 
 #: Seeds are SQLite integers (signed 64-bit), so a survey covers game numbers up to this one.
 MAX_SURVEY_SEED = 2**63 - 1
@@ -199,7 +199,7 @@ def solve_seeds(spec: SurveySpec, seeds: Sequence[int]) -> list[Row]:
         result = outcome.result
         rows.append((
             seed, family.name, setup.variant, options, format_cards(cards), result.verdict.value,
-            outcome.score(), int(result.limit is None), result.limit, result.stats.nodes,
+            outcome.score(), int(result.verdict is not Verdict.UNKNOWN), result.limit, result.stats.nodes,
             round(result.stats.seconds, 6), result.stats.peak_table_bytes, version,
         ))
     return rows
