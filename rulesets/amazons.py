@@ -169,17 +169,18 @@ class Amazons:
         return found
 
     def moves(self, state: State) -> list[Move]:
-        """The deal or redeal first, then plays (Aces last).
+        """Plays first (Aces last among them), then the deal or redeal.
 
-        Dealing first makes the depth-first search try holding cards back before playing them;
-        on PySolFC deals 1..24 it found 16 wins within 200,000 nodes where playing first found 14.
+        With the pinned-card bound cutting the dead layouts, playing first finds wins in fewer
+        states, with fewer redeals and shorter lines than dealing first (PySolFC deals 1..300:
+        0.6 times the states for ``amazons``, 0.06 times for ``amazons-pysol``).
         """
         plays = self.plays(state)
         if state.stock:
             if not (plays and self.compulsory) and self._deal_targets(state.foundations):
-                return [DEAL_MOVE, *plays]
+                plays.append(DEAL_MOVE)
         elif any(state.depots):
-            return [REDEAL_MOVE, *plays]
+            plays.append(REDEAL_MOVE)
         return plays
 
     def apply(self, state: State, move: Move) -> State:

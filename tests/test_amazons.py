@@ -393,15 +393,15 @@ def test_queen_from_any_depot_and_any_suit():
     state = anysuit.apply(state, anysuit.parse_move(state, "AD to F2"))
     state = anysuit.apply(state, anysuit.parse_move(state, "deal"))
     texts = [anysuit.describe_move(state, m) for m in anysuit.moves(state)]
-    assert texts == ["redeal", "7C from D1 to F1", "7D from D2 to F2"]
+    assert texts == ["7C from D1 to F1", "7D from D2 to F2", "redeal"]
 
 
 def test_aces_fill_places_in_the_order_played():
     game = Amazons()
     state = game.start(parse_cards("7C AD 8C AS " + "QS JD 8H AC 9H 7H TD 9D TS 8D 9S 7S JS QC QD TH AH QH 8S JH 9C 7D JC TC"))
-    assert [game.describe_move(state, m) for m in game.moves(state)] == ["deal", "AD to F1", "AS to F1"]
+    assert [game.describe_move(state, m) for m in game.moves(state)] == ["AD to F1", "AS to F1", "deal"]
     state = game.apply(state, game.parse_move(state, "AS to F1"))
-    assert [game.describe_move(state, m) for m in game.moves(state)] == ["deal", "AD to F2"]
+    assert [game.describe_move(state, m) for m in game.moves(state)] == ["AD to F2", "deal"]
     free = Amazons(ace_any_place=True)
     state = free.start(parse_cards("7C AD 8C AS " + "QS JD 8H AC 9H 7H TD 9D TS 8D 9S 7S JS QC QD TH AH QH 8S JH 9C 7D JC TC"))
     assert len([m for m in free.moves(state) if m.kind == 0]) == 8
