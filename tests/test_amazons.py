@@ -274,6 +274,33 @@ def test_bounds_are_admissible(options, game, data):
             assert ruleset.cost_to_win_bound(state) <= fewest
 
 
+class Unbounded(Amazons):
+    """Amazons searched with no lower bound."""
+
+    def lower_bound(self, state):
+        return 0
+
+
+def test_the_bound_changes_no_answer_on_full_compulsory_deals():
+    """Under ``compulsory`` most full deals are lost, so the search is exhaustive either way: the
+    verdict and fewest cards left are the same with and without the bound, in fewer states."""
+    settings = FAMILY.settings("amazons", ["compulsory=yes"])
+    bounded, unbounded = Amazons(**settings), Unbounded(**settings)
+    states = {True: 0, False: 0}
+    verdicts = set()
+    for seed in range(1, 31):
+        deal = FAMILY.seeded_deal(seed)
+        answers = []
+        for game, pruned in ((bounded, True), (unbounded, False)):
+            result = checked(game, game.start(deal), depth_first(game, game.start(deal)))
+            answers.append((result.verdict, result.best_score))
+            states[pruned] += result.stats.nodes
+        assert answers[0] == answers[1], seed
+        verdicts.add(answers[0][0])
+    assert verdicts == {Verdict.WON, Verdict.LOST}
+    assert states[True] < states[False] / 2
+
+
 def as_brute_state(state):
     """The brute force's form of an engine layout: (rank, suit) pairs."""
     depots, stock, foundations = state
