@@ -47,8 +47,13 @@ class _Budget:
         return time.process_time() - self.started
 
     def check(self, best: int, best_line: tuple[Hashable, ...]) -> None:
-        """Raise _LimitReached (keeping the best found so far) if a limit is reached."""
-        if self.nodes >= self.node_limit:
+        """Raise _LimitReached (keeping the best found so far) if a limit is reached.
+
+        ``nodes`` counts the state about to be expanded, so passing the node limit means that
+        state is not expanded (nor counted): exactly ``max_nodes`` states are.
+        """
+        if self.nodes > self.node_limit:
+            self.nodes -= 1
             raise _LimitReached("max_nodes", best, best_line)
         if self.limits.max_seconds is not None and self.elapsed() >= self.limits.max_seconds:
             raise _LimitReached("max_seconds", best, best_line)
@@ -147,7 +152,7 @@ def _dive(
     nodes = budget.nodes + 1
     # Every expanded state adds one entry, so the table fills up exactly when ``nodes`` has grown
     # by the room left: the memory bound is checked at the same scheduled points as the limits.
-    next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit, nodes + capacity - len(entries))
+    next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit + 1, nodes + capacity - len(entries))
     while True:
         for move in options:
             child = apply(state, move)
@@ -164,7 +169,7 @@ def _dive(
                 if len(entries) >= capacity:
                     table.evict(path_digests)
                     entries = table.entries
-                next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit, nodes + capacity - len(entries))
+                next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit + 1, nodes + capacity - len(entries))
             entries.add(child_digest)
             line.append(move)
             child_score = score(child)
@@ -258,6 +263,7 @@ def _bounded_pass(
     pending = [iter(game.moves(start))]
     line: list[Move] = []
     budget.nodes += 1
+    budget.check(win_score, known_win)
     while pending:
         move = next(pending[-1], None)
         if move is None:
@@ -283,7 +289,7 @@ def _bounded_pass(
         if previous is not None and previous <= cost:
             continue
         budget.nodes += 1
-        if budget.nodes % _CHECK_EVERY == 0 or budget.nodes >= budget.node_limit:
+        if budget.nodes % _CHECK_EVERY == 0 or budget.nodes > budget.node_limit:
             budget.check(win_score, known_win)
         if table.full():
             table.evict(path_digests)

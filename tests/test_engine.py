@@ -195,6 +195,15 @@ def test_node_limit_answers_unknown_never_lost_and_keeps_the_best_found(search, 
     assert result.best_score < 50000 - depth and len(result.best_line) == 50000 - result.best_score
 
 
+@pytest.mark.parametrize("search", [depth_first, iterative_deepening])
+def test_the_node_limit_is_the_number_of_states_expanded(search):
+    game = chain(10)
+    assert search(game, 0, Limits(max_nodes=10)).verdict is Verdict.LOST
+    for limit in (1, 9):
+        result = search(game, 0, Limits(max_nodes=limit))
+        assert (result.verdict, result.stats.nodes) == (Verdict.UNKNOWN, limit)
+
+
 @pytest.mark.parametrize("limits", [dict(max_nodes=0), dict(max_seconds=-1.0), dict(max_memory=0)])
 def test_limits_must_be_positive(limits):
     with pytest.raises(ValueError, match="must be positive"):
