@@ -50,7 +50,9 @@ class SearchResult(Generic[Move]):
     """The answer. ``best_score`` is proven minimal unless the verdict is ``unknown``.
 
     ``solution`` holds the winning moves when won; ``best_line`` reaches ``best_score``.
-    ``limit`` names the limit that stopped the search, if one did.
+    ``limit`` names the limit that stopped the search, if one did. ``least_cost_floor``, when a
+    limit stopped the search for the cheapest win after a win was found, is a proven lower
+    bound on the cost of any win (the found line's cost is then not proven least).
     """
 
     verdict: Verdict
@@ -58,6 +60,7 @@ class SearchResult(Generic[Move]):
     best_line: tuple[Move, ...]
     stats: Stats = field(compare=False)
     limit: str | None = None
+    least_cost_floor: int | None = None
 
     @property
     def solution(self) -> tuple[Move, ...] | None:

@@ -208,8 +208,8 @@ def iterative_deepening(
     a win has the lowest score there is) and stop short of the depth-first win's cost, which
     then is the least. Per pass, the table holds the lowest cost each layout was entered at; a
     layout met again at no lower cost is skipped. A limit reached during the passes leaves the
-    verdict ``won`` with the cheapest line found so far and names the limit: that line's cost is
-    then not proven least.
+    verdict ``won`` with the depth-first line and names the limit: that line's cost is then not
+    proven least, and ``least_cost_floor`` is the bound of the cut pass (no win costs less).
     """
     budget = _Budget(limits)
     table = TranspositionTable(limits.max_memory)
@@ -231,7 +231,7 @@ def iterative_deepening(
                 raise AssertionError("a pass cut nothing off yet missed a known win: an inadmissible bound")
             bound = next_bound
     except _LimitReached as reached:
-        return SearchResult(Verdict.WON, win_score, line, budget.stats(table, iterations), reached.limit)
+        return SearchResult(Verdict.WON, win_score, line, budget.stats(table, iterations), reached.limit, bound)
     return SearchResult(Verdict.WON, win_score, line, budget.stats(table, iterations))
 
 

@@ -58,7 +58,18 @@ def test_fewest_redeals_says_whether_the_count_is_proven():
     record = json.loads(run("solve", "amazons", "--seed", "1", "--fewest-redeals", "--max-nodes", "20000", "--json").output)
     assert record["result"] == "won" and record["score_proven"] and record["limit"] == "max_nodes"
     assert record["fewest_redeals_proven"] is False and record["redeals"] == record["solution"].count("redeal")
+    assert 1 <= record["redeals_at_least"] < record["redeals"]
     assert "redeals" not in json.loads(run("solve", "amazons", "--seed", "1", "--json").output)
+
+
+def test_verify_holds_a_record_to_its_redeals(tmp_path):
+    record = json.loads(run("solve", "amazons-pysol", "--seed", "1", "--fewest-redeals", "--json").output)
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    assert run("verify", "amazons-pysol", "--seed", "1", "--solution", str(path)).exit_code == 0
+    path.write_text(json.dumps({**record, "redeals": record["redeals"] - 1}))
+    result = run("verify", "amazons-pysol", "--seed", "1", "--solution", str(path))
+    assert result.exit_code == 1 and f"but its moves hold {record['redeals']}" in result.output
 
 
 def test_file_of_deals_gives_one_json_line_each(tmp_path):

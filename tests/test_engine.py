@@ -145,7 +145,14 @@ def test_a_limit_after_the_win_is_known_keeps_the_win_and_names_the_limit():
     assert line_cost(game, 0, iterative_deepening(game, 0).solution) == 0
     result = checked(game, 0, iterative_deepening(game, 0, Limits(max_nodes=1000)))
     assert result.verdict is Verdict.WON and result.limit == "max_nodes"
-    assert line_cost(game, 0, result.solution) == 5
+    assert line_cost(game, 0, result.solution) == 5 and result.least_cost_floor == 0
+
+
+@given(graphs(), st.integers(1, 12))
+def test_a_cut_cheapest_win_search_keeps_a_true_floor(game, max_nodes):
+    result = checked(game, 0, iterative_deepening(game, 0, Limits(max_nodes=max_nodes)))
+    if result.verdict is Verdict.WON and result.limit is not None:
+        assert result.least_cost_floor <= cheapest_win(game) <= line_cost(game, 0, result.solution)
 
 
 @given(graphs(), st.sampled_from([1, 2, 3, 5, None]), st.sampled_from([None, 1200, 2400]))

@@ -22,6 +22,7 @@ from solver.cli.run import Outcome, Setup, parse_size, solve
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
+from solver.search import line_cost
 
 app = typer.Typer(
     help="Exhaustive solver and solvability checker for patience (solitaire) games.",
@@ -122,7 +123,9 @@ def _print_outcome(outcome: Outcome, show: bool) -> None:
         typer.echo(line)
     cost = outcome.cost()
     if cost is not None:
-        proof = "fewest" if result.limit is None else f"fewest not proven: limit {result.limit} reached"
+        proof = "fewest" if result.limit is None else (
+            f"fewest not proven, at least {result.least_cost_floor}: limit {result.limit} reached"
+        )
         typer.echo(f"redeals: {cost} ({proof})")
     stats = result.stats
     typer.echo(f"nodes: {stats.nodes}, table: {stats.table_entries} states, {stats.seconds:.3f} CPU seconds")
@@ -231,7 +234,8 @@ def verify(
 ) -> None:
     """Replay a solution through the rules; report the first illegal move, if any.
 
-    A ``--json`` record is also held to what it claims: its game and deal, a win, and its score.
+    A ``--json`` record is also held to what it claims: its game and deal, a win, its score,
+    and its redeals.
     """
     setup = Setup.of(game, variant, option)
     deals = list(_deals(setup, seed, deal, file))
@@ -271,6 +275,11 @@ def verify(
         if claimed != reached:
             typer.echo(f"the record claims {setup.family.score_label} {claimed}, but its moves reach {reached}", err=True)
             raise typer.Exit(1)
+        if "redeals" in record and hasattr(ruleset, "move_cost"):
+            redeals = line_cost(ruleset, ruleset.start(deals[0][1]), tuple(moves))  # type: ignore[arg-type]
+            if record["redeals"] != redeals:
+                typer.echo(f"the record claims {record['redeals']} redeals, but its moves hold {redeals}", err=True)
+                raise typer.Exit(1)
 
 
 def main() -> None:

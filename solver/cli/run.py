@@ -94,6 +94,7 @@ class Outcome:
         if self.cost() is not None:
             record["redeals"] = self.cost()
             record["fewest_redeals_proven"] = self.result.limit is None
+            record["redeals_at_least"] = self.result.least_cost_floor if self.result.limit else self.cost()
         if family.threshold is not None and self.score() is not None:
             name, most = family.threshold
             record[name] = self.score() <= most
