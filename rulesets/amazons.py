@@ -18,6 +18,7 @@ search is pruned only by an admissible bound on the cards left (:meth:`Amazons.l
 
 from __future__ import annotations
 
+import itertools
 import re
 from typing import Any, Mapping, NamedTuple, Sequence
 
@@ -286,7 +287,248 @@ class Amazons:
         """A redeal costs 1 (one more pass through the stock); plays and deals cost nothing."""
         return 1 if move.kind == REDEAL else 0
 
+    _DEPTH = 1  # passes looked through beyond the two-pass test (each multiplies the time)
+    _CACHE_SIZE = 200_000
+
     def cost_to_win_bound(self, state: State) -> int:
+        """A lower bound on the redeals any win from ``state`` still needs.
+
+        With ``any_suit`` or ``skip_complete``: 0 or 1, see :meth:`_one_pass_bound`. Otherwise
+        up to 3, see :meth:`_passes_bound`.
+        """
+        if self.any_suit or self.skip_complete:
+            return self._one_pass_bound(state)
+        return self._passes_bound(state, self._DEPTH)
+
+    def _passes_bound(self, state: State, depth: int) -> int:
+        """Redeals any win from ``state`` still needs, at least (suits mattering, ``skip_complete``
+        off): 0 to ``depth`` + 2.
+
+        Column: the depot a card is in, or will be dealt to. Every pass deals from empty depots
+        in rounds of one card per depot, so a card's column is its stock index modulo the piles.
+        A non-Ace card, other than a ``queen_any_depot`` Queen, goes up only from the column
+        under its suit's place: the place holding its suit's Ace, or, with that Ace not up, some
+        place empty now (places only fill).
+
+        1 when some card cannot go up before this pass ends (:meth:`_stuck_this_pass`): with no
+        redeal, cards leave a depot only for a foundation, and a win needs every card there.
+
+        2 when, besides, whichever cards go up this pass, some card left must lie next pass in a
+        column it cannot go up from (:meth:`_stuck_next_pass`): it is still out after the next
+        pass, so a second redeal follows the first.
+
+        With ``depth`` left, at least 1 + the least of this bound (one ``depth`` less) over every
+        layout the next pass can start from (:meth:`_next_passes`): a win from here redeals once
+        and then wins from one of those.
+        """
+        depots, stock, foundations = state
+        if not stock and not any(depots):
+            return 0
+        piles = self.piles
+        columns = [depots[c] + stock[c::piles] for c in self._range]
+        empty = 0
+        for t in self._range:
+            if not foundations[t]:
+                empty |= 1 << t
+        masks = [empty] * 4  # per suit: the columns it can go up from, as bits
+        for t in self._range:
+            place = foundations[t]
+            if place:
+                masks[place[0] // 13] = 1 << t
+        stuck = self._stuck_this_pass(depots, foundations, columns, masks)
+        if stuck is None:
+            return 0
+        if not self._stuck_next_pass(columns, stuck, masks):
+            return 1
+        if depth <= 0:
+            return 2
+        return max(2, 1 + self._next_passes(foundations, columns, stuck, depth - 1))
+
+    def _next_passes(
+        self, foundations: tuple[tuple[int, ...], ...], columns: list[tuple[int, ...]], stuck: bytearray, depth: int
+    ) -> int:
+        """The least :meth:`_passes_bound` (with ``depth``) over the layouts the next pass can
+        start from, or a lower value.
+
+        Each suit goes up in rank order, so the cards a pass plays are, per suit, the lowest few
+        of those left, none of them stuck. For each such choice the next pass starts from empty
+        depots and a stock of the cards left, in gather order (:meth:`_stuck_next_pass`), with a
+        place holding a suit extended by the cards played. A suit whose Ace is not up is left
+        without a place (its Ace may take any place empty now): that only lets more cards go up,
+        so the bound it gives is no higher than with the place the Ace really takes. Answers are
+        cached per game, the cache emptied when full.
+        """
+        level = self._level
+        prefixes = []
+        for suit in range(4):
+            chain = sorted((card for column in columns for card in column if card // 13 == suit), key=level.__getitem__)
+            prefix = []
+            for card in chain:
+                if stuck[card]:
+                    break
+                prefix.append(card)
+            prefixes.append(prefix)
+        place_of = {}
+        for t in self._range:
+            if foundations[t]:
+                place_of[foundations[t][0] // 13] = t
+        cache = self.__dict__.setdefault("_next_pass_cache", {})
+        if len(cache) > self._CACHE_SIZE:
+            cache.clear()
+        empty = ((),) * self.piles
+        best = 99
+        for counts in itertools.product(*[range(len(prefix), -1, -1) for prefix in prefixes]):
+            gone = set()
+            new_foundations = list(foundations)
+            for suit, count in enumerate(counts):
+                if count:
+                    played = prefixes[suit][:count]
+                    gone.update(played)
+                    if suit in place_of:
+                        t = place_of[suit]
+                        new_foundations[t] = new_foundations[t] + tuple(played)
+            stock = tuple(card for c in self._gather_order for card in columns[c] if card not in gone)
+            tops = bytes(place[-1] if place else _EMPTY_PLACE for place in new_foundations)
+            key = bytes(stock) + tops + bytes((depth,))
+            bound = cache.get(key)
+            if bound is None:
+                bound = cache[key] = self._passes_bound(State(empty, stock, tuple(new_foundations)), depth)
+            if bound < best:
+                best = bound
+                if bound <= 1:
+                    return bound
+        return best
+
+    def _stuck_this_pass(
+        self,
+        depots: tuple[tuple[int, ...], ...],
+        foundations: tuple[tuple[int, ...], ...],
+        columns: list[tuple[int, ...]],
+        masks: list[int],
+    ) -> bytearray | None:
+        """Flags (by card code) of the cards that cannot go up before this pass ends; None if
+        there are none. ``columns``: each column's cards in deal order this pass; ``masks``: the
+        columns each suit can go up from.
+
+        A column under a place holding suit s can give up only Aces, ``queen_any_depot`` Queens
+        and the next cards of s, in rank order, each from its top. Dealing its cards in order and
+        taking every such top card at once (every Ace and such Queen counted as always playable)
+        takes up every card any line of play can take from it this pass: taking a card earlier
+        never stops a later take. Its cards left are stuck.
+
+        Under an empty place: a card whose suit cannot go up from the column is stuck. Then, to
+        a fixed point: a card above a stuck card of its own suit is stuck (a suit goes up in rank
+        order; a ``queen_any_depot`` Queen too waits for its Jack); in a depot under an empty
+        place, a card under a stuck card, or under a higher card of its own suit, is stuck (a
+        card leaves a depot only from its top, and only to a foundation).
+        """
+        level, top = self._level, self._top_level
+        queen_any = self.queen_any_depot
+        stuck = bytearray(52)
+        found = False
+        loose = []
+        for c in self._range:
+            column = columns[c]
+            place = foundations[c]
+            if place:
+                suit, wanted = place[0] // 13, len(place)
+                depot = depots[c]
+                pile = list(depot)
+                index, end = len(depot), len(column)
+                while True:
+                    while pile:
+                        card = pile[-1]
+                        card_level = level[card]
+                        if card_level == wanted and card // 13 == suit:
+                            wanted += 1
+                        elif card_level and not (queen_any and card_level == top):
+                            break
+                        pile.pop()
+                    if index == end:
+                        break
+                    pile.append(column[index])
+                    index += 1
+                for card in pile:
+                    stuck[card] = 1
+                    found = True
+                continue
+            loose.append(c)
+            bit = 1 << c
+            for card in column:
+                card_level = level[card]
+                if card_level and not masks[card // 13] & bit and not (queen_any and card_level == top):
+                    stuck[card] = 1
+                    found = True
+            depot = depots[c]
+            for index in range(len(depot) - 1):
+                card = depot[index]
+                suit, card_level = card // 13, level[card]
+                for above in depot[index + 1 :]:
+                    if above // 13 == suit and level[above] > card_level:
+                        stuck[card] = 1
+                        found = True
+                        break
+        if not found:
+            return None
+        while True:
+            changed = False
+            lowest = [99] * 4
+            for column in columns:
+                for card in column:
+                    if stuck[card] and level[card] < lowest[card // 13]:
+                        lowest[card // 13] = level[card]
+            for column in columns:
+                for card in column:
+                    if not stuck[card] and level[card] > lowest[card // 13]:
+                        stuck[card] = 1
+            for c in loose:
+                depot = depots[c]
+                for index in range(len(depot) - 1, 0, -1):
+                    if stuck[depot[index]]:
+                        for card in depot[:index]:
+                            if not stuck[card]:
+                                stuck[card] = 1
+                                changed = True
+                        break
+            if not changed:
+                return stuck
+
+    def _stuck_next_pass(self, columns: list[tuple[int, ...]], stuck: bytearray, masks: list[int]) -> bool:
+        """Whether, whichever cards go up this pass, some card left must lie next pass in a
+        column it cannot go up from.
+
+        At the redeal each depot holds its column's cards not played, in deal order, and the new
+        stock is the depots in gather order, each bottom to top. So the next pass deals the cards
+        left in a fixed order, and a card's column is the number of cards left before it,
+        modulo the piles. Going through that order, keep the set of those counts (modulo the
+        piles) that some choice of cards played this pass reaches with every card left so far in
+        a column its suit can go up from (one allowed now, as places only fill; an Ace or a
+        ``queen_any_depot`` Queen, any): a stuck card is left; any other card may be left or
+        gone (the choices are not checked against each other: that only keeps more counts). If
+        the set empties, every choice leaves some card out through the next pass as well.
+        """
+        piles, level, top = self.piles, self._level, self._top_level
+        queen_any = self.queen_any_depot
+        full = (1 << piles) - 1
+        back = piles - 1
+        reach = 1
+        for c in self._gather_order:
+            for card in columns[c]:
+                card_level = level[card]
+                if card_level == 0 or (queen_any and card_level == top):
+                    ok = reach
+                else:
+                    ok = reach & masks[card // 13]
+                ok = ((ok << 1) | (ok >> back)) & full
+                if stuck[card]:
+                    if not ok:
+                        return True
+                    reach = ok
+                else:
+                    reach |= ok
+        return False
+
+    def _one_pass_bound(self, state: State) -> int:
         """0 or 1: 1 when some card provably cannot reach a foundation before this pass ends.
 
         Admissible because, with no redeal, cards leave a depot only for a foundation, and a

@@ -22,7 +22,7 @@ from rulesets.deals import STRIPPED_RANKS
 from rulesets.family import MoveError
 from solver.replay import checked, replay
 from solver.result import Limits, Verdict
-from solver.search import depth_first, iterative_deepening
+from solver.search import depth_first, iterative_deepening, line_cost
 
 FAMILY = FAMILIES[0]
 OPTION_NAMES = ("gather", "queen_any_depot", "compulsory", "any_suit", "ace_any_place", "skip_complete")
@@ -327,6 +327,42 @@ def test_a_card_pinned_to_d1_that_can_never_go_up_bounds_the_score():
         as_brute_state(state)
     ) == (False, 2)
     assert Amazons(gather="right-to-left", ranks=ranks, piles=piles).lower_bound(state) == 0
+
+
+def test_a_card_stuck_this_pass_and_dealt_to_the_wrong_column_next_pass_needs_two_redeals():
+    """Diamonds on F1, clubs bound for F2. 7D lies in D2's column this pass, so 8D and it stay;
+    8C and 7C fall to D1's column, so both stay too; only AC may go up. Next pass the stock is
+    8D 8C 7C AC 7D or 8D 8C 7C 7D (left to right): 7C is third either way, dealt to D1 again, so
+    it stays a second pass. The bound is 2; the brute force agrees it is exactly 2."""
+    ranks, piles = (1, 7, 8), 2
+    ruleset = Amazons(ranks=ranks, piles=piles)
+    state = ruleset.start(parse_cards("8D AD 8C AC 7C 7D"))
+    state = ruleset.apply(state, ruleset.parse_move(state, "AD to F1"))
+    assert ruleset.cost_to_win_bound(state) == 2
+    brute = Brute(ranks, piles, **dict(zip(OPTION_NAMES, ("left-to-right",) + (False,) * 5)))
+    assert brute.fewest_redeals(as_brute_state(state)) == 2
+    assert ruleset.cost_to_win_bound(ruleset.apply(state, ruleset.parse_move(state, "deal"))) == 2
+    start = ruleset.start(parse_cards("8D AD 8C AC 7C 7D"))
+    result = iterative_deepening(ruleset, start)
+    assert line_cost(ruleset, start, result.solution) == brute.fewest_redeals(as_brute_state(start))
+
+
+def test_no_choice_of_plays_this_pass_lets_the_next_two_passes_win():
+    """Diamonds on F1, clubs bound for F2 (2 piles, A 7 8 9). This pass D1's column gets AC 8C
+    7C and D2's 8D 7D 9D 9C: only AC can go up. Whether it does or not, some card lies in the
+    wrong column next pass, and whatever goes up then, again the pass after. The bound is 3;
+    the brute force agrees it is exactly 3."""
+    ranks, piles = (1, 7, 8, 9), 2
+    deal = parse_cards("AD 8D AC 7D 8C 9D 7C 9C")
+    ruleset = Amazons(ranks=ranks, piles=piles)
+    state = ruleset.start(deal)
+    state = ruleset.apply(state, ruleset.parse_move(state, "AD to F1"))
+    assert ruleset.cost_to_win_bound(state) == 3
+    brute = Brute(ranks, piles, **dict(zip(OPTION_NAMES, ("left-to-right",) + (False,) * 5)))
+    assert brute.fewest_redeals(as_brute_state(state)) == 3
+    start = ruleset.start(deal)
+    result = iterative_deepening(ruleset, start)
+    assert line_cost(ruleset, start, result.solution) == brute.fewest_redeals(as_brute_state(start))
 
 
 # ----- properties of every move -----------------------------------------------------------------
