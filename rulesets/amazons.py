@@ -287,14 +287,14 @@ class Amazons:
         """A redeal costs 1 (one more pass through the stock); plays and deals cost nothing."""
         return 1 if move.kind == REDEAL else 0
 
-    _DEPTH = 1  # passes looked through beyond the two-pass test (each multiplies the time)
+    _DEPTH = 2  # passes looked through beyond the two-pass test (each multiplies the time)
     _CACHE_SIZE = 200_000
 
     def cost_to_win_bound(self, state: State) -> int:
         """A lower bound on the redeals any win from ``state`` still needs.
 
         With ``any_suit`` or ``skip_complete``: 0 or 1, see :meth:`_one_pass_bound`. Otherwise
-        up to 3, see :meth:`_passes_bound`.
+        up to 4, see :meth:`_passes_bound`.
         """
         if self.any_suit or self.skip_complete:
             return self._one_pass_bound(state)
