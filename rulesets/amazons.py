@@ -90,6 +90,7 @@ class Amazons:
         self.any_suit = any_suit
         self.ace_any_place = ace_any_place
         self.skip_complete = skip_complete
+        self._next_pass_cache: dict[bytes, int] = {}  # the redeal bound's look-ahead, by layout
         self.ranks = ranks
         self.piles = piles
         self.height = len(ranks)  # a complete foundation place holds this many cards
@@ -372,7 +373,7 @@ class Amazons:
         for t in self._range:
             if foundations[t]:
                 place_of[foundations[t][0] // 13] = t
-        cache = self.__dict__.setdefault("_next_pass_cache", {})
+        cache = self._next_pass_cache
         if len(cache) > self._CACHE_SIZE:
             cache.clear()
         empty = ((),) * self.piles
