@@ -111,18 +111,7 @@ class BruteBaroness:
 
     def minimum(self):
         """The fewest cards left at the end of any line of play (every reachable layout)."""
-        seen = {self.start()}
-        todo = deque(seen)
-        best = None
-        while todo:
-            state = todo.popleft()
-            if self.over(state):
-                best = self.left(state) if best is None else min(best, self.left(state))
-            for child in self.successors(state).values():
-                if child not in seen:
-                    seen.add(child)
-                    todo.append(child)
-        return best
+        return fewest_left_at_an_end(self, lambda state, children: self.over(state))
 
 
 class BruteThirteens:
@@ -160,19 +149,26 @@ class BruteThirteens:
         return sum(card is not None for card in layout) + len(self.cards) - dealt
 
     def minimum(self):
-        seen = {self.start()}
-        todo = deque(seen)
-        best = None
-        while todo:
-            state = todo.popleft()
-            children = self.successors(state)
-            if not children:
-                best = self.left(state) if best is None else min(best, self.left(state))
-            for child in children.values():
-                if child not in seen:
-                    seen.add(child)
-                    todo.append(child)
-        return best
+        """The fewest cards left when no discard is left (every reachable layout)."""
+        return fewest_left_at_an_end(self, lambda state, children: not children)
+
+
+def fewest_left_at_an_end(brute, ended):
+    """Breadth-first over every layout ``brute`` reaches: the fewest cards left at a layout
+    where ``ended(layout, successors)`` says play is over, or None if play never ends."""
+    seen = {brute.start()}
+    todo = deque(seen)
+    best = None
+    while todo:
+        state = todo.popleft()
+        children = brute.successors(state)
+        if ended(state, children):
+            best = brute.left(state) if best is None else min(best, brute.left(state))
+        for child in children.values():
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return best
 
 
 # ---------------------------------------------------------------------------------------------
