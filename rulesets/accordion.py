@@ -133,6 +133,8 @@ _BYTE_MOVES = tuple(
     tuple(_SLIDES[size - 1 - byte] for byte in range(size)) + tuple(_LEAPS[size - 1 - byte] for byte in range(size))
     for size in range(_MAX_PILES + 1)
 )
+
+
 def _cover(covered: int, moving: int) -> bytes:
     """The byte map (for bytes.translate) that puts the moving card in the covered card's place."""
     table = bytearray(range(256))

@@ -10,9 +10,9 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from typing import Hashable, Iterator, TypeVar
 
 import xxhash
-from typing import Hashable, Iterator, TypeVar
 
 from solver.protocol import CostedGame, Game
 from solver.result import Limits, SearchResult, Stats, Verdict
@@ -22,6 +22,8 @@ State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
 
 _CHECK_EVERY = 1024
+#: New states a depth-first run may expand per unit of the Luby sequence before it restarts.
+RESTART_NODES = 1000
 
 
 class _LimitReached(Exception):
@@ -90,7 +92,7 @@ def luby(run: int) -> int:
 
 
 def depth_first(
-    game: Game[State, Move], start: State, limits: Limits = Limits(), restart_nodes: int | None = 1000
+    game: Game[State, Move], start: State, limits: Limits = Limits(), restart_nodes: int | None = RESTART_NODES
 ) -> SearchResult[Move]:
     """Search every state reachable from ``start`` for a win, else for the lowest score.
 
@@ -139,7 +141,7 @@ def _dive(
     """One depth-first run; returns (WON, LOST, or None when ``cap`` nodes cut it short; best; line)."""
     moves, apply, key, score = game.moves, game.apply, game.key, game.score
     lower_bound, is_won = game.lower_bound, game.is_won
-    hash_key = xxhash.xxh3_64_intdigest
+    hash_key = xxhash.xxh3_64_intdigest  # with ``mask``: solver.table.digest, inlined for the hot loop
     entries = table.entries
     capacity = table.capacity or float("inf")
     cap = cap or float("inf")
@@ -213,7 +215,7 @@ def iterative_deepening(
     """
     budget = _Budget(limits)
     table = TranspositionTable(limits.max_memory)
-    decided = _decide(game, start, budget, table, restart_nodes=1000)
+    decided = _decide(game, start, budget, table, RESTART_NODES)
     if decided.verdict is not Verdict.WON:
         return decided
     win_score, line = decided.best_score, decided.best_line
@@ -255,11 +257,12 @@ def _bounded_pass(
 ) -> tuple[int | None, tuple[Move, ...] | None]:
     """One IDA* pass; returns (the next bound, or None if nothing was cut off; a win within ``bound``)."""
     next_bound: int | None = None
+    start_digest = digest(game.key(start))
     cost_seen = table.entries
-    cost_seen[digest(game.key(start))] = 0
+    cost_seen[start_digest] = 0
     states = [start]
     costs = [0]
-    path_digests = [digest(game.key(start))]
+    path_digests = [start_digest]
     pending = [iter(game.moves(start))]
     line: list[Move] = []
     budget.nodes += 1

@@ -91,10 +91,11 @@ class Outcome:
             "peak_table_bytes": self.result.stats.peak_table_bytes,
             "limit": self.result.limit,
         }
-        if self.cost() is not None:
-            record["redeals"] = self.cost()
+        cost = self.cost()
+        if cost is not None:
+            record["redeals"] = cost
             record["fewest_redeals_proven"] = self.result.limit is None
-            record["redeals_at_least"] = self.result.least_cost_floor if self.result.limit else self.cost()
+            record["redeals_at_least"] = self.result.least_cost_floor if self.result.limit else cost
         if family.threshold is not None and self.score() is not None:
             name, most = family.threshold
             record[name] = self.score() <= most
