@@ -24,7 +24,8 @@ from typing import Any, Mapping, NamedTuple, Sequence
 
 from rulesets.cards import CARDS, Card, CardError, parse_card
 from rulesets.deals import STRIPPED_RANKS
-from rulesets.family import Family, MoveError, Option, Variant
+from rulesets.family import Family, Option, Variant
+from rulesets.notation import MoveError
 
 LEFT_TO_RIGHT, RIGHT_TO_LEFT = "left-to-right", "right-to-left"
 PLAY, DEAL, REDEAL = 0, 1, 2

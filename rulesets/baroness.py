@@ -53,7 +53,8 @@ import re
 from typing import Any, Mapping, NamedTuple, Sequence
 
 from rulesets.cards import CARDS, Card, CardError, parse_card
-from rulesets.family import Family, MoveError, Option, Variant
+from rulesets.family import Family, Option, Variant
+from rulesets.notation import MoveError
 from solver.protocol import NO_SCORE
 
 KING = 13

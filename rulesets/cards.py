@@ -1,16 +1,23 @@
-"""Playing cards: an immutable value per card, parsed from and printed in two-character notation."""
+"""Playing cards: an immutable value per card, its compact code, and the facts games ask of it.
+
+Games keep cards in their states as small integers, the card's :attr:`Card.code` (0..51,
+suit-major: clubs, diamonds, hearts, spades, each Ace to King); the tables here answer, by code,
+what every ruleset needs: rank, suit, name, and whether two cards share suit or rank.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Iterator
+
+from solver.errors import UserError
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 _SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
 
 
-class CardError(ValueError):
+class CardError(UserError):
     """A card, or a deal of cards, that cannot be read or is not the game's deck."""
 
 
@@ -35,11 +42,32 @@ class Card:
 
 #: Every card of the standard deck indexed by its code, so ``CARDS[c.code] is c``.
 CARDS: tuple[Card, ...] = tuple(Card(rank, suit) for suit in SUITS for rank in range(1, 14))
+#: RANK[code]: the card's rank, 1 (Ace) to 13 (King); its value in the games that add values.
+RANK: tuple[int, ...] = tuple(card.rank for card in CARDS)
+#: SUIT[code]: the card's suit as an index 0..3 (C, D, H, S).
+SUIT: tuple[int, ...] = tuple(SUITS.index(card.suit) for card in CARDS)
+#: NAME[code]: the card in two-character notation, e.g. ``TH``.
+NAME: tuple[str, ...] = tuple(str(card) for card in CARDS)
+#: MATCH[a][b]: the cards with codes a and b share suit or rank (Accordion and its relatives).
+MATCH: tuple[tuple[bool, ...], ...] = tuple(
+    tuple(a.suit == b.suit or a.rank == b.rank for b in CARDS) for a in CARDS
+)
 
 
-def card_from_code(code: int) -> Card:
-    """The card with the given compact code (see :attr:`Card.code`)."""
-    return CARDS[code]
+def card_set(codes: Iterable[int]) -> int:
+    """The set of cards with these codes, as a bit mask (bit ``code`` set for each card)."""
+    mask = 0
+    for code in codes:
+        mask |= 1 << code
+    return mask
+
+
+def codes_in(mask: int) -> Iterator[int]:
+    """The codes of the cards in a bit-mask set, lowest first."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
 
 
 def parse_card(text: str) -> Card:
@@ -76,8 +104,3 @@ def parse_cards(text: str) -> list[Card]:
 def format_cards(cards: Iterable[Card]) -> str:
     """Cards in two-character ASCII notation, space-separated."""
     return " ".join(str(card) for card in cards)
-
-
-def shares_suit_or_rank(a: Card, b: Card) -> bool:
-    """Whether two cards match in the sense of the Accordion family: same suit or same rank."""
-    return a.suit == b.suit or a.rank == b.rank

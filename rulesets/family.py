@@ -7,18 +7,15 @@ from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, TypeVar
 
 from rulesets.cards import Card
 from rulesets.deals import FULL_RANKS, deck, seeded_deal
+from solver.errors import UserError
 from solver.protocol import Game
 
 State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
 
 
-class OptionError(ValueError):
+class OptionError(UserError):
     """An unknown game, variant or option, or an option value the game does not accept."""
-
-
-class MoveError(ValueError):
-    """A move written in a form the game cannot read, or naming cards that are not in play."""
 
 
 class Ruleset(Game[State, Move], Protocol):
@@ -38,6 +35,16 @@ class Ruleset(Game[State, Move], Protocol):
 
     def render(self, state: State) -> str:
         """The layout drawn as text, for ``--show``."""
+        ...
+
+    def write_position(self, state: State) -> str:
+        """The position as one line of text (see :mod:`rulesets.notation`); :meth:`read_position`
+        reads it back to an equal state."""
+        ...
+
+    def read_position(self, text: str) -> State:
+        """The state written as ``text``; raises PositionError naming what is wrong if it cannot
+        be read or no play of the game could hold it."""
         ...
 
 

@@ -43,7 +43,8 @@ from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
 
 from rulesets.accordion import MATCH
 from rulesets.cards import CARDS, Card, CardError, parse_card
-from rulesets.family import Family, MoveError, Option, Variant
+from rulesets.family import Family, Option, Variant
+from rulesets.notation import MoveError
 from solver.protocol import NO_SCORE
 
 _MAX_ROW = 52

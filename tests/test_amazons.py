@@ -19,7 +19,7 @@ from rulesets import families
 from rulesets.amazons import FAMILIES, Amazons
 from rulesets.cards import CARDS, Card, format_cards, parse_cards
 from rulesets.deals import STRIPPED_RANKS
-from rulesets.family import MoveError
+from rulesets.notation import MoveError
 from solver.replay import checked, replay
 from solver.result import Limits, Verdict
 from solver.search import depth_first, iterative_deepening, line_cost

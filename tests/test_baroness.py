@@ -17,7 +17,8 @@ from hypothesis import given, settings, strategies as st
 from rulesets import families, find_game
 from rulesets.baroness import DEAL, Baroness, Move, Thirteens
 from rulesets.cards import CARDS, Card, parse_cards
-from rulesets.family import MoveError, OptionError
+from rulesets.family import OptionError
+from rulesets.notation import MoveError
 from solver.protocol import NO_SCORE
 from solver.replay import checked, replay
 from solver.result import Limits, Verdict

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from rulesets import families
 from rulesets.cards import CARDS, CardError, format_cards, parse_card, parse_cards
-from rulesets.family import MoveError
+from rulesets.notation import MoveError
 from rulesets.royal_marriage import (
     DEAL,
     CompulsoryDeal,

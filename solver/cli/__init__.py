@@ -17,7 +17,7 @@ import typer
 from rulesets import families, find_game
 from rulesets.cards import Card, format_cards
 from rulesets.deals import read_deal_file
-from rulesets.family import MoveError
+from rulesets.notation import MoveError
 from solver.cli.run import Outcome, Setup, parse_size, solve
 from solver.protocol import NO_SCORE
 from solver.replay import replay

@@ -1,0 +1,135 @@
+"""Reading and writing what players type: moves and positions, in every game's shared style.
+
+Moves: each game writes its own moves (``4D -> 4S (leap)``, ``discard 6C+7D``, ``AS to F1``);
+dealing is ``deal`` everywhere, ``deal 7H`` where one known card is dealt. Positions: one line
+of sections ``name: content`` separated by ``|``; cards are written as in deals (``7H``), piles
+are separated by ``/`` and an empty pile or section is ``-``. For example
+``row: AS 7H 7D | stock: 8C 9D``.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from rulesets.cards import NAME, CardError, parse_card
+from solver.errors import UserError
+
+
+class MoveError(UserError):
+    """A move written in a form the game cannot read, or naming cards that are not in play."""
+
+
+class PositionError(UserError):
+    """A position that cannot be read, or that no play of the game could ever hold."""
+
+
+# ----------------------------------------------------------------------------- moves
+
+
+def cannot_read(text: str, examples: str) -> MoveError:
+    """The error for a move in no form the game knows; ``examples`` shows the forms it does."""
+    return MoveError(f"cannot read move {text.strip()!r}: write e.g. {examples}")
+
+
+def read_card(word: str, move_text: str) -> int:
+    """The code of the card ``word`` written in the move ``move_text``."""
+    try:
+        return parse_card(word).code
+    except CardError as error:
+        raise MoveError(f"move {move_text.strip()!r}: {error}") from None
+
+
+def is_deal(text: str) -> bool:
+    """Whether ``text`` is a deal: ``deal``, or ``deal`` and a card."""
+    words = text.split()
+    return bool(words) and words[0].lower() == "deal"
+
+
+def check_deal(text: str, next_card: int | None) -> None:
+    """Check a deal written as ``text`` against the stock's next card (None: the stock is empty,
+    or several cards are dealt at once and the move names none)."""
+    words = text.split()
+    if len(words) > 2:
+        raise cannot_read(text, "'deal' or 'deal 7H'")
+    if len(words) == 2 and read_card(words[1], text) != next_card:
+        shown = "empty" if next_card is None else f"topped by {NAME[next_card]}"
+        raise MoveError(f"move {text.strip()!r}: the next card of the stock is not {words[1]} (the stock is {shown})")
+
+
+def describe_deal(next_card: int | None = None) -> str:
+    """A deal as written: ``deal 7H`` when one known card is dealt, else ``deal``."""
+    return "deal" if next_card is None else f"deal {NAME[next_card]}"
+
+
+# ----------------------------------------------------------------------------- positions
+
+EMPTY = "-"
+
+
+def read_sections(text: str, game: str, required: Sequence[str], optional: Sequence[str] = ()) -> dict[str, str]:
+    """The sections of a position line, by name; every ``required`` one must be there."""
+    known = (*required, *optional)
+    found: dict[str, str] = {}
+    for part in text.strip().split("|"):
+        name, colon, content = part.partition(":")
+        name = name.strip().lower()
+        if not colon or not name:
+            raise PositionError(
+                f"cannot read {game} position section {part.strip()!r}: write sections as "
+                f"'name: cards' separated by '|' ({', '.join(known)})"
+            )
+        if name not in known:
+            raise PositionError(f"unknown section {name!r} in a {game} position; sections: {', '.join(known)}")
+        if name in found:
+            raise PositionError(f"section {name!r} appears twice in the {game} position")
+        found[name] = content.strip()
+    missing = [name for name in required if name not in found]
+    if missing:
+        raise PositionError(f"the {game} position has no {', '.join(repr(m) for m in missing)} section")
+    return found
+
+
+def read_card_list(content: str, section: str) -> list[int]:
+    """The card codes of one section (``-`` or nothing: no cards)."""
+    words = content.split()
+    if words == [EMPTY]:
+        return []
+    codes = []
+    for word in words:
+        try:
+            codes.append(parse_card(word).code)
+        except CardError as error:
+            raise PositionError(f"section {section!r}: {error}") from None
+    return codes
+
+
+def read_piles(content: str, section: str) -> list[list[int]]:
+    """Piles separated by ``/``, each bottom card first (``-``: an empty pile)."""
+    return [read_card_list(part, section) for part in content.split("/")]
+
+
+def write_card_list(codes: Iterable[int]) -> str:
+    """Cards of one section, space-separated (``-`` for none)."""
+    return " ".join(NAME[code] for code in codes) or EMPTY
+
+
+def write_piles(piles: Iterable[Iterable[int]]) -> str:
+    """Piles separated by `` / ``, each bottom card first."""
+    return " / ".join(write_card_list(pile) for pile in piles)
+
+
+def write_sections(sections: Iterable[tuple[str, str]]) -> str:
+    """A position line from its (name, content) sections."""
+    return " | ".join(f"{name}: {content}" for name, content in sections)
+
+
+def check_distinct(codes: Iterable[int], game: str) -> None:
+    """Refuse a position holding a card more than once."""
+    seen: set[int] = set()
+    twice = []
+    for code in codes:
+        if code in seen:
+            twice.append(NAME[code])
+        seen.add(code)
+    if twice:
+        raise PositionError(f"the {game} position holds {' '.join(sorted(set(twice)))} more than once")
