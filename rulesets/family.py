@@ -7,6 +7,7 @@ from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, TypeVar
 
 from rulesets.cards import Card
 from rulesets.deals import FULL_RANKS, deck, seeded_deal
+from rulesets.picture import Picture
 from solver.errors import UserError
 from solver.protocol import Game
 
@@ -33,8 +34,13 @@ class Ruleset(Game[State, Move], Protocol):
         """The move written as ``text`` in ``state``; raises MoveError if it cannot be read."""
         ...
 
-    def render(self, state: State) -> str:
-        """The layout drawn as text, for ``--show``."""
+    def picture(self, state: State) -> Picture:
+        """The layout as players see it (see :mod:`rulesets.picture`), for ``--show`` and replays."""
+        ...
+
+    def touched(self, state: State, move: Move) -> frozenset[str]:
+        """The labels (as :meth:`picture` names them) of the places ``move``, played in
+        ``state``, changes: the moving card's destination and the places it came from."""
         ...
 
     def write_position(self, state: State) -> str:

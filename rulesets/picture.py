@@ -1,0 +1,52 @@
+"""A layout as players see it: rows of places (piles, foundations, the stock), each with its cards.
+
+Every ruleset draws its states as a :class:`Picture`; the text the command line prints
+(``--show``) and the replay page are both drawn from it, so each game describes its table once.
+"""
+
+from __future__ import annotations
+
+from typing import Collection, NamedTuple
+
+from rulesets.cards import NAME
+
+
+class Place(NamedTuple):
+    """One place on the table: its label as players name it (``3``, ``pile 2``, ``F1``,
+    ``stock``), its face-up cards bottom first (the last is the top), and how many face-down
+    cards it holds (an undealt stock shows only its size)."""
+
+    label: str
+    cards: tuple[int, ...] = ()
+    face_down: int = 0
+
+
+class Picture(NamedTuple):
+    """The table: rows of places, top row first, each row left to right. ``fanned`` rows show
+    every card of each place (Baroness's piles, Amazons' depots); others show only the top."""
+
+    rows: tuple[tuple[Place, ...], ...]
+    fanned: tuple[bool, ...] = ()
+
+    def text(self, marked: Collection[str] = ()) -> str:
+        """The picture as lines of text; the places whose labels are in ``marked`` (the ones the
+        last move changed) are flagged with ``*``."""
+        lines = []
+        for index, row in enumerate(self.rows):
+            fanned = index < len(self.fanned) and self.fanned[index]
+            if fanned:
+                width = max(len(place.label) for place in row)
+                for place in row:
+                    lines.append(_place_text(place, marked, fanned=True, width=width))
+            else:
+                lines.append("  ".join(_place_text(place, marked, fanned=False) for place in row))
+        return "\n".join(lines)
+
+
+def _place_text(place: Place, marked: Collection[str], fanned: bool, width: int = 0) -> str:
+    flag = "*" if place.label in marked else " "
+    shown = place.cards if fanned else place.cards[-1:]
+    cards = " ".join(NAME[code] for code in shown)
+    if place.face_down:
+        cards = (cards + " " if cards else "") + f"[{place.face_down} face down]"
+    return f"{flag}{place.label:>{width}}: {cards or '-'}"
