@@ -1,10 +1,11 @@
 """Amazons: a 28-card stripped deck dealt in fours onto four depots, each feeding only the
 foundation place above it, with unlimited redeals gathered without shuffling.
 
-A state is (depots, stock, foundations), all tuples of card codes (see
-:attr:`rulesets.cards.Card.code`): each depot bottom to top, the stock next-dealt first, each
-foundation place bottom (its Ace) to top. Moves are a play (a depot's top card to a foundation
-place), a deal, or a redeal (gathering the depots into a new stock).
+A state (:class:`AmazonsState`) is the depots, the stock and the foundation places, all tuples
+of card codes (see :mod:`rulesets.cards`): each depot bottom to top, the stock next-dealt first,
+each foundation place bottom (its Ace) to top. Moves are a :class:`Play` (a depot's top card to
+a foundation place), :data:`~rulesets.moves.DEAL`, or :data:`~rulesets.moves.REDEAL` (gathering
+the depots into a new stock).
 
 Unlimited redeals make the state graph cyclic; it is finite, and the engine's transposition
 table makes the search terminate on it, so an exhausted search is a proof of loss. The key is
@@ -12,50 +13,67 @@ canonical: it holds only what decides the future (a foundation place is its top 
 height when foundations build regardless of suit, when the cards' suits are also dropped; a
 complete place is only "complete").
 
-There are no move reductions: every play, deal and redeal the rules allow is searched. The
-search is pruned only by an admissible bound on the cards left (:meth:`Amazons.lower_bound`).
+There are no move reductions: every play, deal and redeal the rules allow is searched. Two
+admissible bounds prune the search: on the cards left (:meth:`Amazons.lower_bound`, the card
+pinned to D1), and for ``--fewest-redeals`` on the redeals a win still needs
+(:mod:`rulesets.amazons_redeals`).
 """
 
 from __future__ import annotations
 
-import itertools
 import re
+import threading
 from typing import Any, Mapping, NamedTuple, Sequence
 
-from rulesets.cards import CARDS, Card, CardError, parse_card
+from rulesets.amazons_redeals import RedealBound
+from rulesets.cards import NAME, RANK, SUIT, Card, CardError
 from rulesets.deals import STRIPPED_RANKS
 from rulesets.family import Family, Option, Variant
-from rulesets.notation import MoveError
+from rulesets.moves import DEAL, REDEAL, StockMove
+from rulesets.notation import (
+    EMPTY,
+    MoveError,
+    PositionError,
+    cannot_read,
+    check_distinct,
+    describe_deal,
+    read_card,
+    read_card_list,
+    read_piles,
+    read_sections,
+    write_card_list,
+    write_piles,
+    write_sections,
+)
+from rulesets.picture import Picture, Place
 
 LEFT_TO_RIGHT, RIGHT_TO_LEFT = "left-to-right", "right-to-left"
-PLAY, DEAL, REDEAL = 0, 1, 2
 _MAX_PILES = 8
-_SEPARATOR = 0xFF
+_SEPARATOR = b"\xff"  # between the stock and each depot in a key (card codes are < 52)
 _EMPTY_PLACE = 0xFE
 _COMPLETE_PLACE = 0xFD
 
-
-class Move(NamedTuple):
-    """A play of depot ``source``'s top card to foundation place ``target`` (0-based), a deal,
-    or a redeal (``kind`` DEAL / REDEAL, with source and target -1)."""
-
-    kind: int
-    source: int = -1
-    target: int = -1
+Piles = tuple[tuple[int, ...], ...]
 
 
-DEAL_MOVE = Move(DEAL)
-REDEAL_MOVE = Move(REDEAL)
-_PLAYS = tuple(tuple(Move(PLAY, s, t) for t in range(_MAX_PILES)) for s in range(_MAX_PILES))
+class Play(NamedTuple):
+    """Depot ``source``'s top card played to foundation place ``target`` (both 0-based)."""
+
+    source: int
+    target: int
 
 
-class State(NamedTuple):
+AmazonsMove = Play | StockMove
+_PLAYS = tuple(tuple(Play(s, t) for t in range(_MAX_PILES)) for s in range(_MAX_PILES))
+
+
+class AmazonsState(NamedTuple):
     """Depots (each bottom to top), the stock (next dealt first), foundation places (each
     bottom to top). All hold card codes."""
 
-    depots: tuple[tuple[int, ...], ...]
+    depots: Piles
     stock: tuple[int, ...]
-    foundations: tuple[tuple[int, ...], ...]
+    foundations: Piles
 
 
 class Amazons:
@@ -91,41 +109,36 @@ class Amazons:
         self.any_suit = any_suit
         self.ace_any_place = ace_any_place
         self.skip_complete = skip_complete
-        self._next_pass_cache: dict[bytes, int] = {}  # the redeal bound's look-ahead, by layout
         self.ranks = ranks
         self.piles = piles
         self.height = len(ranks)  # a complete foundation place holds this many cards
+        self.top_level = self.height - 1  # the level of the last rank (the "Queen")
         self._range = range(piles)
-        self._gather_order = tuple(range(piles)) if gather == LEFT_TO_RIGHT else tuple(range(piles - 1, -1, -1))
-        # level[c]: 0-based position of card c's rank in the foundation order (-1: not in the deck).
-        level = [-1] * 52
-        for code in range(52):
-            rank = CARDS[code].rank
-            if rank in ranks:
-                level[code] = ranks.index(rank)
-        self._level = tuple(level)
-        # A place topped by t accepts card c (not an Ace) iff mark[t] == need[c].
-        if any_suit:
-            self._mark = tuple(level)
-            self._need = tuple(lv - 1 if lv > 0 else -2 for lv in level)
-        else:
-            self._mark = tuple(range(52))
-            need = [-2] * 52
-            for code in range(52):
-                if level[code] > 0:
-                    need[code] = code - CARDS[code].rank + ranks[level[code] - 1]
-            self._need = tuple(need)
-        self._top_level = self.height - 1
+        self.gather_order = tuple(range(piles)) if gather == LEFT_TO_RIGHT else tuple(range(piles - 1, -1, -1))
+        #: level[c]: 0-based position of card c's rank in the foundation order (-1: not in the deck).
+        self.level = tuple(ranks.index(RANK[code]) if RANK[code] in ranks else -1 for code in range(52))
+        self._mark, self._need = self._acceptance(self.level)
         # Keys: card codes as they matter (ranks only when suits do not matter).
         table = bytearray(range(256))
         if any_suit:
             for code in range(52):
-                table[code] = max(level[code], 0)
+                table[code] = max(self.level[code], 0)
         self._translate = bytes(table)
+        self._redeal_bounds = threading.local()  # each thread's RedealBound, see redeal_bound()
+
+    def _acceptance(self, level: tuple[int, ...]) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """(mark, need): a place topped by t accepts card c (not an Ace) iff mark[t] == need[c]."""
+        if self.any_suit:
+            return level, tuple(lv - 1 if lv > 0 else -2 for lv in level)
+        need = [-2] * 52
+        for code in range(52):
+            if level[code] > 0:
+                need[code] = code - RANK[code] + self.ranks[level[code] - 1]
+        return tuple(range(52)), tuple(need)
 
     # ----- the search protocol ---------------------------------------------------------------
 
-    def start(self, deal: Sequence[Card]) -> State:
+    def start(self, deal: Sequence[Card]) -> AmazonsState:
         """Depots empty, then the first deal of one card to each depot."""
         codes = tuple(card.code for card in deal)
         if len(set(codes)) != len(codes):
@@ -133,15 +146,15 @@ class Amazons:
         foreign = [str(card) for card in deal if card.rank not in self.ranks]
         if foreign:
             raise CardError("not in this game's deck: " + " ".join(foreign))
-        empty: tuple[tuple[int, ...], ...] = ((),) * self.piles
-        return self._deal(State(empty, codes, empty))
+        empty: Piles = ((),) * self.piles
+        return self._deal(AmazonsState(empty, codes, empty))
 
-    def plays(self, state: State) -> list[Move]:
+    def plays(self, state: AmazonsState) -> list[AmazonsMove]:
         """The plays the options allow (to foundations), before compulsion is considered."""
         depots, _, foundations = state
-        found: list[Move] = []
-        aces: list[Move] = []
-        level, mark, need = self._level, self._mark, self._need
+        found: list[AmazonsMove] = []
+        aces: list[AmazonsMove] = []
+        level, mark, need = self.level, self._mark, self._need
         empty_places = None
         for source in self._range:
             depot = depots[source]
@@ -158,7 +171,7 @@ class Amazons:
                         aces.extend(row[t] for t in empty_places)
                     else:
                         aces.append(row[empty_places[0]])
-            elif self.queen_any_depot and card_level == self._top_level:
+            elif self.queen_any_depot and card_level == self.top_level:
                 wanted = need[card]
                 for target in self._range:
                     place = foundations[target]
@@ -171,7 +184,7 @@ class Amazons:
         found.extend(aces)
         return found
 
-    def moves(self, state: State) -> list[Move]:
+    def moves(self, state: AmazonsState) -> list[AmazonsMove]:
         """Plays first (Aces last among them), then the deal or redeal.
 
         With the pinned-card bound cutting the dead layouts, playing first finds wins in fewer
@@ -181,48 +194,46 @@ class Amazons:
         plays = self.plays(state)
         if state.stock:
             if not (plays and self.compulsory) and self._deal_targets(state.foundations):
-                plays.append(DEAL_MOVE)
+                plays.append(DEAL)
         elif any(state.depots):
-            plays.append(REDEAL_MOVE)
+            plays.append(REDEAL)
         return plays
 
-    def apply(self, state: State, move: Move) -> State:
-        kind = move.kind
-        if kind == PLAY:
+    def apply(self, state: AmazonsState, move: AmazonsMove) -> AmazonsState:
+        if isinstance(move, Play):
             depots, stock, foundations = state
-            source, target = move.source, move.target
+            source, target = move
             depot = depots[source]
             card = depot[-1]
             new_depots = depots[:source] + (depot[:-1],) + depots[source + 1 :]
             new_foundations = foundations[:target] + (foundations[target] + (card,),) + foundations[target + 1 :]
-            return State(new_depots, stock, new_foundations)
-        if kind == DEAL:
+            return AmazonsState(new_depots, stock, new_foundations)
+        if move is DEAL:
             return self._deal(state)
-        depots = state.depots
-        stock: tuple[int, ...] = ()
-        for pile in self._gather_order:
-            stock += depots[pile]
-        return State(((),) * self.piles, stock, state.foundations)
+        gathered: tuple[int, ...] = ()
+        for pile in self.gather_order:
+            gathered += state.depots[pile]
+        return AmazonsState(((),) * self.piles, gathered, state.foundations)
 
-    def _deal_targets(self, foundations: tuple[tuple[int, ...], ...]) -> Sequence[int]:
+    def _deal_targets(self, foundations: Piles) -> Sequence[int]:
         if self.skip_complete:
             height = self.height
             return [pile for pile in self._range if len(foundations[pile]) < height]
         return self._range
 
-    def _deal(self, state: State) -> State:
+    def _deal(self, state: AmazonsState) -> AmazonsState:
         depots, stock, foundations = state
         targets = self._deal_targets(foundations)
         new_depots = list(depots)
         for card, pile in zip(stock, targets):
             new_depots[pile] = new_depots[pile] + (card,)
         dealt = min(len(stock), len(targets))
-        return State(tuple(new_depots), stock[dealt:], foundations)
+        return AmazonsState(tuple(new_depots), stock[dealt:], foundations)
 
-    def is_won(self, state: State) -> bool:
+    def is_won(self, state: AmazonsState) -> bool:
         return not state.stock and not any(state.depots)
 
-    def key(self, state: State) -> bytes:
+    def key(self, state: AmazonsState) -> bytes:
         depots, stock, foundations = state
         places = []
         height = self.height
@@ -238,21 +249,21 @@ class Amazons:
         parts = [bytes(stock)]
         for depot in depots:
             parts.append(bytes(depot))
-        cards = b"\xff".join(parts)
+        cards = _SEPARATOR.join(parts)
         if self.any_suit:
             cards = cards.translate(self._translate)
         return bytes(places) + cards
 
-    def score(self, state: State) -> int:
+    def score(self, state: AmazonsState) -> int:
         """Cards not on the foundations (0 = won)."""
         return len(state.stock) + sum(map(len, state.depots))
 
-    def lower_bound(self, state: State) -> int:
+    def lower_bound(self, state: AmazonsState) -> int:
         """Cards that can never reach a foundation, from the card pinned to D1.
 
         Gathering left to right puts D1's bottom card first in the new stock, so the next deal
         returns it to the bottom of D1: it never leaves D1 except to a foundation (when
-        ``skip_complete`` is off). If it can never go up from D1 (see :meth:`_blocked`), it stays,
+        ``skip_complete`` is off). If it can never go up from D1 (see :meth:`blocked`), it stays,
         and so do the higher cards of its suit when suits matter. This pins down most dead
         layouts of a few cards, the bulk of a long search.
         """
@@ -260,363 +271,178 @@ class Amazons:
             return 0
         depots, stock, foundations = state
         pinned = depots[0][0] if depots[0] else stock[0] if stock else None
-        if pinned is None or not self._blocked(pinned, 0, foundations):
+        if pinned is None or not self.blocked(pinned, 0, foundations):
             return 0
-        return 1 if self.any_suit else 1 + self._top_level - self._level[pinned]
+        return 1 if self.any_suit else 1 + self.top_level - self.level[pinned]
 
-    def _blocked(self, card: int, pile: int, foundations: tuple[tuple[int, ...], ...]) -> bool:
+    def blocked(self, card: int, pile: int, foundations: Piles) -> bool:
         """Whether ``card`` can never go up from depot ``pile``: it is not an Ace, can go only
         to the place above its depot (not a ``queen_any_depot`` Queen), and that place can never
         take it: it is complete or past the card's rank, or holds another suit, or is empty while
         the card's own Ace is already up elsewhere."""
-        level = self._level
+        level = self.level
         card_level = level[card]
-        if card_level == 0 or (self.queen_any_depot and card_level == self._top_level):
+        if card_level == 0 or (self.queen_any_depot and card_level == self.top_level):
             return False
         place = foundations[pile]
         if place and level[place[-1]] >= card_level:
             return True
         if self.any_suit:
             return False
-        suit = card // 13
+        suit = SUIT[card]
         if not place:
-            return any(other and other[0] // 13 == suit for other in foundations)
-        return place[-1] // 13 != suit
+            return any(other and SUIT[other[0]] == suit for other in foundations)
+        return SUIT[place[-1]] != suit
 
     # ----- costs, for the fewest passes through the stock (IDA*) -----------------------------
 
-    def move_cost(self, state: State, move: Move) -> int:
+    def move_cost(self, state: AmazonsState, move: AmazonsMove) -> int:
         """A redeal costs 1 (one more pass through the stock); plays and deals cost nothing."""
-        return 1 if move.kind == REDEAL else 0
+        return 1 if move is REDEAL else 0
 
-    _DEPTH = 2  # passes looked through beyond the two-pass test (each multiplies the time)
-    _CACHE_SIZE = 200_000
+    def cost_to_win_bound(self, state: AmazonsState) -> int:
+        """A lower bound on the redeals any win from ``state`` still needs (see
+        :mod:`rulesets.amazons_redeals`)."""
+        return self.redeal_bound()(state)
 
-    def cost_to_win_bound(self, state: State) -> int:
-        """A lower bound on the redeals any win from ``state`` still needs.
-
-        With ``any_suit`` or ``skip_complete``: 0 or 1, see :meth:`_one_pass_bound`. Otherwise
-        up to 4, see :meth:`_passes_bound`.
-        """
-        if self.any_suit or self.skip_complete:
-            return self._one_pass_bound(state)
-        return self._passes_bound(state, self._DEPTH)
-
-    def _passes_bound(self, state: State, depth: int) -> int:
-        """Redeals any win from ``state`` still needs, at least (suits mattering, ``skip_complete``
-        off): 0 to ``depth`` + 2.
-
-        Column: the depot a card is in, or will be dealt to. Every pass deals from empty depots
-        in rounds of one card per depot, so a card's column is its stock index modulo the piles.
-        A non-Ace card, other than a ``queen_any_depot`` Queen, goes up only from the column
-        under its suit's place: the place holding its suit's Ace, or, with that Ace not up, some
-        place empty now (places only fill).
-
-        1 when some card cannot go up before this pass ends (:meth:`_stuck_this_pass`): with no
-        redeal, cards leave a depot only for a foundation, and a win needs every card there.
-
-        2 when, besides, whichever cards go up this pass, some card left must lie next pass in a
-        column it cannot go up from (:meth:`_stuck_next_pass`): it is still out after the next
-        pass, so a second redeal follows the first.
-
-        With ``depth`` left, at least 1 + the least of this bound (one ``depth`` less) over every
-        layout the next pass can start from (:meth:`_next_passes`): a win from here redeals once
-        and then wins from one of those.
-        """
-        depots, stock, foundations = state
-        if not stock and not any(depots):
-            return 0
-        piles = self.piles
-        columns = [depots[c] + stock[c::piles] for c in self._range]
-        empty = 0
-        for t in self._range:
-            if not foundations[t]:
-                empty |= 1 << t
-        masks = [empty] * 4  # per suit: the columns it can go up from, as bits
-        for t in self._range:
-            place = foundations[t]
-            if place:
-                masks[place[0] // 13] = 1 << t
-        stuck = self._stuck_this_pass(depots, foundations, columns, masks)
-        if stuck is None:
-            return 0
-        if not self._stuck_next_pass(columns, stuck, masks):
-            return 1
-        if depth <= 0:
-            return 2
-        return max(2, 1 + self._next_passes(foundations, columns, stuck, depth - 1))
-
-    def _next_passes(
-        self, foundations: tuple[tuple[int, ...], ...], columns: list[tuple[int, ...]], stuck: bytearray, depth: int
-    ) -> int:
-        """The least :meth:`_passes_bound` (with ``depth``) over the layouts the next pass can
-        start from, or a lower value.
-
-        Each suit goes up in rank order, so the cards a pass plays are, per suit, the lowest few
-        of those left, none of them stuck. For each such choice the next pass starts from empty
-        depots and a stock of the cards left, in gather order (:meth:`_stuck_next_pass`), with a
-        place holding a suit extended by the cards played. A suit whose Ace is not up is left
-        without a place (its Ace may take any place empty now): that only lets more cards go up,
-        so the bound it gives is no higher than with the place the Ace really takes. Answers are
-        cached per game, the cache emptied when full.
-        """
-        level = self._level
-        prefixes = []
-        for suit in range(4):
-            chain = sorted((card for column in columns for card in column if card // 13 == suit), key=level.__getitem__)
-            prefix = []
-            for card in chain:
-                if stuck[card]:
-                    break
-                prefix.append(card)
-            prefixes.append(prefix)
-        place_of = {}
-        for t in self._range:
-            if foundations[t]:
-                place_of[foundations[t][0] // 13] = t
-        cache = self._next_pass_cache
-        if len(cache) > self._CACHE_SIZE:
-            cache.clear()
-        empty = ((),) * self.piles
-        best = 99
-        for counts in itertools.product(*[range(len(prefix), -1, -1) for prefix in prefixes]):
-            gone = set()
-            new_foundations = list(foundations)
-            for suit, count in enumerate(counts):
-                if count:
-                    played = prefixes[suit][:count]
-                    gone.update(played)
-                    if suit in place_of:
-                        t = place_of[suit]
-                        new_foundations[t] = new_foundations[t] + tuple(played)
-            stock = tuple(card for c in self._gather_order for card in columns[c] if card not in gone)
-            tops = bytes(place[-1] if place else _EMPTY_PLACE for place in new_foundations)
-            key = bytes(stock) + tops + bytes((depth,))
-            bound = cache.get(key)
-            if bound is None:
-                bound = cache[key] = self._passes_bound(State(empty, stock, tuple(new_foundations)), depth)
-            if bound < best:
-                best = bound
-                if bound <= 1:
-                    return bound
-        return best
-
-    def _stuck_this_pass(
-        self,
-        depots: tuple[tuple[int, ...], ...],
-        foundations: tuple[tuple[int, ...], ...],
-        columns: list[tuple[int, ...]],
-        masks: list[int],
-    ) -> bytearray | None:
-        """Flags (by card code) of the cards that cannot go up before this pass ends; None if
-        there are none. ``columns``: each column's cards in deal order this pass; ``masks``: the
-        columns each suit can go up from.
-
-        A column under a place holding suit s can give up only Aces, ``queen_any_depot`` Queens
-        and the next cards of s, in rank order, each from its top. Dealing its cards in order and
-        taking every such top card at once (every Ace and such Queen counted as always playable)
-        takes up every card any line of play can take from it this pass: taking a card earlier
-        never stops a later take. Its cards left are stuck.
-
-        Under an empty place: a card whose suit cannot go up from the column is stuck. Then, to
-        a fixed point: a card above a stuck card of its own suit is stuck (a suit goes up in rank
-        order; a ``queen_any_depot`` Queen too waits for its Jack); in a depot under an empty
-        place, a card under a stuck card, or under a higher card of its own suit, is stuck (a
-        card leaves a depot only from its top, and only to a foundation).
-        """
-        level, top = self._level, self._top_level
-        queen_any = self.queen_any_depot
-        stuck = bytearray(52)
-        found = False
-        loose = []
-        for c in self._range:
-            column = columns[c]
-            place = foundations[c]
-            if place:
-                suit, wanted = place[0] // 13, len(place)
-                depot = depots[c]
-                pile = list(depot)
-                index, end = len(depot), len(column)
-                while True:
-                    while pile:
-                        card = pile[-1]
-                        card_level = level[card]
-                        if card_level == wanted and card // 13 == suit:
-                            wanted += 1
-                        elif card_level and not (queen_any and card_level == top):
-                            break
-                        pile.pop()
-                    if index == end:
-                        break
-                    pile.append(column[index])
-                    index += 1
-                for card in pile:
-                    stuck[card] = 1
-                    found = True
-                continue
-            loose.append(c)
-            bit = 1 << c
-            for card in column:
-                card_level = level[card]
-                if card_level and not masks[card // 13] & bit and not (queen_any and card_level == top):
-                    stuck[card] = 1
-                    found = True
-            depot = depots[c]
-            for index in range(len(depot) - 1):
-                card = depot[index]
-                suit, card_level = card // 13, level[card]
-                for above in depot[index + 1 :]:
-                    if above // 13 == suit and level[above] > card_level:
-                        stuck[card] = 1
-                        found = True
-                        break
-        if not found:
-            return None
-        while True:
-            changed = False
-            lowest = [99] * 4
-            for column in columns:
-                for card in column:
-                    if stuck[card] and level[card] < lowest[card // 13]:
-                        lowest[card // 13] = level[card]
-            for column in columns:
-                for card in column:
-                    if not stuck[card] and level[card] > lowest[card // 13]:
-                        stuck[card] = 1
-            for c in loose:
-                depot = depots[c]
-                for index in range(len(depot) - 1, 0, -1):
-                    if stuck[depot[index]]:
-                        for card in depot[:index]:
-                            if not stuck[card]:
-                                stuck[card] = 1
-                                changed = True
-                        break
-            if not changed:
-                return stuck
-
-    def _stuck_next_pass(self, columns: list[tuple[int, ...]], stuck: bytearray, masks: list[int]) -> bool:
-        """Whether, whichever cards go up this pass, some card left must lie next pass in a
-        column it cannot go up from.
-
-        At the redeal each depot holds its column's cards not played, in deal order, and the new
-        stock is the depots in gather order, each bottom to top. So the next pass deals the cards
-        left in a fixed order, and a card's column is the number of cards left before it,
-        modulo the piles. Going through that order, keep the set of those counts (modulo the
-        piles) that some choice of cards played this pass reaches with every card left so far in
-        a column its suit can go up from (one allowed now, as places only fill; an Ace or a
-        ``queen_any_depot`` Queen, any): a stuck card is left; any other card may be left or
-        gone (the choices are not checked against each other: that only keeps more counts). If
-        the set empties, every choice leaves some card out through the next pass as well.
-        """
-        piles, level, top = self.piles, self._level, self._top_level
-        queen_any = self.queen_any_depot
-        full = (1 << piles) - 1
-        back = piles - 1
-        reach = 1
-        for c in self._gather_order:
-            for card in columns[c]:
-                card_level = level[card]
-                if card_level == 0 or (queen_any and card_level == top):
-                    ok = reach
-                else:
-                    ok = reach & masks[card // 13]
-                ok = ((ok << 1) | (ok >> back)) & full
-                if stuck[card]:
-                    if not ok:
-                        return True
-                    reach = ok
-                else:
-                    reach |= ok
-        return False
-
-    def _one_pass_bound(self, state: State) -> int:
-        """0 or 1: 1 when some card provably cannot reach a foundation before this pass ends.
-
-        Admissible because, with no redeal, cards leave a depot only for a foundation, and a
-        win needs every card there. A card is stuck for the rest of the pass when (suits
-        mattering) it lies in a depot under a higher card of its own suit (that card can go up
-        only after it), or when it is not an Ace, can go only to the place above its depot
-        (not a ``queen_any_depot`` Queen), and that place can never take it: it is complete or
-        past the card's rank, or holds another suit, or is empty while the card's own Ace is
-        already up elsewhere. Cards still in the stock are checked against the depot they
-        will be dealt to, which is fixed unless ``skip_complete`` is on (then only cards already
-        in the depots are checked).
-        """
-        depots, stock, foundations = state
-        if not stock and not any(depots):
-            return 0
-        level, any_suit, blocked = self._level, self.any_suit, self._blocked
-        for pile in self._range:
-            depot = depots[pile]
-            for index, card in enumerate(depot):
-                if blocked(card, pile, foundations):
-                    return 1
-                if not any_suit:
-                    suit, card_level = card // 13, level[card]
-                    for above in depot[index + 1 :]:
-                        if above // 13 == suit and level[above] > card_level:
-                            return 1
-        if not self.skip_complete:
-            piles = self.piles
-            for index, card in enumerate(stock):
-                if blocked(card, index % piles, foundations):
-                    return 1
-        return 0
+    def redeal_bound(self) -> RedealBound:
+        """This thread's redeal bound: each thread has its own, so no thread reads a cache
+        another is writing (a survey worker may solve deals in several threads)."""
+        bounds = self._redeal_bounds
+        try:
+            bound: RedealBound = bounds.bound
+        except AttributeError:
+            bound = bounds.bound = RedealBound(self)
+        return bound
 
     # ----- notation ----------------------------------------------------------------------------
 
-    def describe_move(self, state: State, move: Move) -> str:
+    def describe_move(self, state: AmazonsState, move: AmazonsMove) -> str:
         """``AS to F1`` (an Ace), ``8H from D3 to F3``, ``deal``, ``redeal``."""
-        if move.kind == DEAL:
-            return "deal"
-        if move.kind == REDEAL:
-            return "redeal"
+        if move is DEAL:
+            return describe_deal()
+        if move is REDEAL:
+            return REDEAL.value
+        assert isinstance(move, Play)
         card = state.depots[move.source][-1]
-        if self._level[card] == 0:
-            return f"{CARDS[card]} to F{move.target + 1}"
-        return f"{CARDS[card]} from D{move.source + 1} to F{move.target + 1}"
+        if self.level[card] == 0:
+            return f"{NAME[card]} to F{move.target + 1}"
+        return f"{NAME[card]} from D{move.source + 1} to F{move.target + 1}"
 
-    def parse_move(self, state: State, text: str) -> Move:
+    def parse_move(self, state: AmazonsState, text: str) -> AmazonsMove:
         words = text.strip().lower()
-        if words == "deal":
-            return DEAL_MOVE
-        if words == "redeal":
-            return REDEAL_MOVE
+        if words == DEAL.value:
+            return DEAL
+        if words == REDEAL.value:
+            return REDEAL
         found = _PLAY_TEXT.match(text)
         if not found:
-            raise MoveError(
-                f"cannot read move {text.strip()!r}: write e.g. 'AS to F1', '8H from D3 to F3', 'deal' or 'redeal'"
-            )
-        try:
-            card = parse_card(found.group(1)).code
-        except CardError as error:
-            raise MoveError(f"move {text.strip()!r}: {error}") from None
-        target = int(found.group(3)) - 1
-        if not 0 <= target < self.piles:
-            raise MoveError(f"move {text.strip()!r}: there is no foundation place F{target + 1}")
+            raise cannot_read(text, "'AS to F1', '8H from D3 to F3', 'deal' or 'redeal'")
+        card = read_card(found.group(1), text)
+        target = self._place_number(found.group(3), "foundation place F", text)
         tops = [depot[-1] if depot else None for depot in state.depots]
         if found.group(2) is not None:
-            source = int(found.group(2)) - 1
-            if not 0 <= source < self.piles:
-                raise MoveError(f"move {text.strip()!r}: there is no depot D{source + 1}")
+            source = self._place_number(found.group(2), "depot D", text)
             if tops[source] != card:
-                raise MoveError(f"move {text.strip()!r}: {CARDS[card]} is not the top card of D{source + 1}")
+                raise MoveError(f"move {text.strip()!r}: {NAME[card]} is not the top card of D{source + 1}")
         elif card in tops:
             source = tops.index(card)
         else:
-            raise MoveError(f"move {text.strip()!r}: {CARDS[card]} is not the top card of a depot")
+            raise MoveError(f"move {text.strip()!r}: {NAME[card]} is not the top card of a depot")
         return _PLAYS[source][target]
 
-    def render(self, state: State) -> str:
-        depots, stock, foundations = state
-        places = " ".join(
-            f"F{n}:{CARDS[place[-1]] if place else '--'}" for n, place in enumerate(foundations, 1)
+    def _place_number(self, digits: str, place: str, text: str) -> int:
+        """The 0-based index of the depot or foundation place numbered ``digits`` in a move."""
+        index = int(digits) - 1
+        if not 0 <= index < self.piles:
+            raise MoveError(f"move {text.strip()!r}: there is no {place}{index + 1}")
+        return index
+
+    # ----- positions ----------------------------------------------------------------------------
+
+    def write_position(self, state: AmazonsState) -> str:
+        """``foundations: AS 7S / - / AH / - | depots: 8H 9C / - / ... | stock: ...``: each
+        foundation place and depot bottom card first, the stock next card first."""
+        return write_sections(
+            (
+                ("foundations", write_piles(state.foundations)),
+                ("depots", write_piles(state.depots)),
+                ("stock", write_card_list(state.stock)),
+            )
         )
-        piles = " ".join(
-            f"D{n}:[{' '.join(str(CARDS[c]) for c in depot)}]" for n, depot in enumerate(depots, 1)
-        )
-        return f"{places} | {piles} | stock {len(stock)}"
+
+    def read_position(self, text: str) -> AmazonsState:
+        sections = read_sections(text, "amazons", ("foundations", "depots", "stock"))
+        foundations = self._read_row(sections["foundations"], "foundations", "foundation places")
+        depots = self._read_row(sections["depots"], "depots", "depots")
+        stock = tuple(read_card_list(sections["stock"], "stock"))
+        self._check_deck([*stock, *(card for pile in depots + foundations for card in pile)])
+        for number, place in enumerate(foundations, 1):
+            self._check_foundation(number, place)
+        if not self.ace_any_place:
+            self._check_places_fill_left_to_right(foundations)
+        return AmazonsState(depots, stock, foundations)
+
+    def _read_row(self, content: str, section: str, what: str) -> Piles:
+        """A section of one pile per depot (or per foundation place)."""
+        piles = read_piles(content, section)
+        if len(piles) != self.piles:
+            raise PositionError(
+                f"the amazons position has {len(piles)} {what}, not {self.piles}: separate them with '/', "
+                f"'{EMPTY}' for an empty one"
+            )
+        return tuple(tuple(pile) for pile in piles)
+
+    def _check_deck(self, codes: list[int]) -> None:
+        """Every card of the deck exactly once: no rule removes a card from the table."""
+        check_distinct(codes, "amazons")
+        foreign = [code for code in codes if self.level[code] < 0]
+        if foreign:
+            raise PositionError(f"the amazons position holds {write_card_list(foreign)}, not in this game's deck")
+        present = set(codes)
+        missing = [code for code in range(52) if self.level[code] >= 0 and code not in present]
+        if missing:
+            raise PositionError(f"the amazons position lacks {write_card_list(missing)}: every card must be somewhere")
+
+    def _check_foundation(self, number: int, place: tuple[int, ...]) -> None:
+        """A foundation place builds from its Ace in the foundation order (in one suit unless
+        ``any_suit``)."""
+        for height, card in enumerate(place):
+            if self.level[card] != height:
+                order = " ".join(NAME[rank - 1][0] for rank in self.ranks)
+                raise PositionError(f"foundation F{number} is out of sequence at {NAME[card]}: it builds {order}")
+            if not self.any_suit and SUIT[card] != SUIT[place[0]]:
+                raise PositionError(f"foundation F{number} mixes suits at {NAME[card]}: it builds in one suit")
+
+    def _check_places_fill_left_to_right(self, foundations: Piles) -> None:
+        """Aces take the leftmost empty place, so no place holds cards right of an empty one."""
+        for number in range(1, self.piles):
+            if foundations[number] and not foundations[number - 1]:
+                raise PositionError(
+                    f"foundation F{number + 1} holds cards while F{number} is empty: Aces fill the places "
+                    "left to right (unless ace_any_place)"
+                )
+
+    # ----- the picture ---------------------------------------------------------------------------
+
+    def picture(self, state: AmazonsState) -> Picture:
+        """Foundation places F1.. in a row (their top cards), the depots D1.. fanned below,
+        then the stock face down."""
+        places = tuple(Place(f"F{n}", place) for n, place in enumerate(state.foundations, 1))
+        depots = tuple(Place(f"D{n}", depot) for n, depot in enumerate(state.depots, 1))
+        stock = (Place("stock", face_down=len(state.stock)),)
+        return Picture((places, depots, stock), fanned=(False, True, False))
+
+    def touched(self, state: AmazonsState, move: AmazonsMove) -> frozenset[str]:
+        """A play: its depot and place; a deal: the depots dealt to and the stock; a redeal:
+        the depots gathered and the stock."""
+        if move is DEAL:
+            dealt = self._deal_targets(state.foundations)[: len(state.stock)]
+            return frozenset([*(f"D{pile + 1}" for pile in dealt), "stock"])
+        if move is REDEAL:
+            return frozenset([*(f"D{pile + 1}" for pile in self._range if state.depots[pile]), "stock"])
+        assert isinstance(move, Play)
+        return frozenset((f"D{move.source + 1}", f"F{move.target + 1}"))
 
 
 _PLAY_TEXT = re.compile(r"^\s*(\S+)\s+(?:from\s+D(\d+)\s+)?to\s+F(\d+)\s*$", re.IGNORECASE)
@@ -659,15 +485,21 @@ FAMILIES = (
             "Deck: 28 cards, A 7 8 9 T J Q of each suit; foundations build A,7,8,9,T,J,Q in suit.\n"
             "Four depots D1..D4 with foundation places F1..F4 directly above them. Deal one card\n"
             "from the stock onto each depot, left to right, covering what is there (fewer than four\n"
-            "left: deal them left to right). The top card of a depot may be played: an Ace goes to\n"
-            "the leftmost empty foundation place (Aces fill F1..F4 in the order they are played,\n"
-            "when the player chooses); any other card goes from Di only to Fi, and only as the next\n"
-            "card of Fi's suit. Plays are optional: deal at any time. When the stock is empty the\n"
-            "player may redeal: the depots are gathered without shuffling into a new stock (left to\n"
-            "right: D1's cards bottom to top first, then D2's, ...), as often as wanted; dealing\n"
-            "from it is the next move. Won when all 28 cards are on the foundations. Score: cards\n"
-            "not on the foundations. Moves read 'AS to F1', '8H from D3 to F3', 'deal', 'redeal'.\n"
-            "--fewest-redeals finds the win with the fewest passes through the stock."
+            "left: deal them left to right). The opening deal of one card per depot is part of the\n"
+            "setup, so a line of play does not begin with 'deal'. The top card of a depot may be\n"
+            "played: an Ace goes to the leftmost empty foundation place (Aces fill F1..F4 in the\n"
+            "order they are played, when the player chooses); any other card goes from Di only to\n"
+            "Fi, and only as the next card of Fi's suit. Plays are optional: deal at any time (under\n"
+            "the compulsory option a playable Ace counts as a play and so forbids dealing). When the\n"
+            "stock is empty and cards are left on the depots the player may redeal: the depots are\n"
+            "gathered without shuffling into a new stock (left to right: D1's cards bottom to top\n"
+            "first, then D2's, ...), as often as wanted; dealing from it is the next move. Won when\n"
+            "all 28 cards are on the foundations. Score: cards not on the foundations. Moves read\n"
+            "'AS to F1', '8H from D3 to F3', 'deal', 'redeal'. --fewest-redeals finds the win with\n"
+            "the fewest passes through the stock (a redeal costs 1, every other move 0).\n"
+            "Positions: 'foundations: AS 7S / - / AH / - | depots: 8H 9C / - / QD / JS 7C | stock:\n"
+            "...', each place and depot bottom card first, the stock next card first. Redeals are\n"
+            "unlimited, so a position needs no count of passes."
         ),
         options=_OPTIONS,
         variants=(

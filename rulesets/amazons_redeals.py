@@ -1,0 +1,341 @@
+"""Amazons' redeal bound: at least how many more redeals any win still needs, for IDA*
+(``--fewest-redeals``, where a redeal costs 1 and every other move 0).
+
+Two bounds, by the options: with ``any_suit`` or ``skip_complete``, the one-pass bound (0 or
+1: some card cannot go up before this pass ends); otherwise the passes bound (0 to
+:attr:`RedealBound.DEPTH` + 2), which also follows which depot each card must lie in over the
+next passes.
+
+A :class:`RedealBound` keeps a cache of the passes bound's look-ahead, by layout. It is not
+safe to share between threads: :class:`rulesets.amazons.Amazons` gives each thread its own.
+"""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from typing import TYPE_CHECKING, Iterator
+
+from rulesets.cards import SUIT
+
+if TYPE_CHECKING:
+    from rulesets.amazons import Amazons, AmazonsState
+
+Piles = tuple[tuple[int, ...], ...]
+_EMPTY_PLACE = 0xFE  # a cache key's byte for an empty foundation place (card codes are < 52)
+
+
+class RedealBound:
+    """The redeal bound of one Amazons game, with its own cache (for one thread)."""
+
+    DEPTH = 2  # passes looked through beyond the two-pass test (each multiplies the time)
+    CACHE_SIZE = 200_000  # layouts cached; the cache is emptied when it holds more
+
+    def __init__(self, game: Amazons) -> None:
+        self._game = game
+        self._piles = game.piles
+        self._range = range(game.piles)
+        self._level = game.level
+        self._top_level = game.top_level
+        self._queen_any = game.queen_any_depot
+        self._gather_order = game.gather_order
+        self._by_passes = not (game.any_suit or game.skip_complete)
+        self._cache: dict[bytes, int] = {}
+
+    def __call__(self, state: AmazonsState) -> int:
+        """A lower bound on the redeals any win from ``state`` still needs."""
+        if self._by_passes:
+            return self._passes_bound(*state, self.DEPTH)
+        return self._one_pass_bound(state)
+
+    def approximate_bytes(self) -> int:
+        """The memory the cache holds, roughly (the dict and its keys; the values are small ints
+        Python shares)."""
+        return sys.getsizeof(self._cache) + sum(map(sys.getsizeof, self._cache))
+
+    # ----- the passes bound (suits mattering, skip_complete off) ------------------------------
+
+    def _passes_bound(self, depots: Piles, stock: tuple[int, ...], foundations: Piles, depth: int) -> int:
+        """Redeals any win from a state still needs, at least: 0 to ``depth`` + 2.
+
+        Column: the depot a card is in, or will be dealt to. Every pass deals from empty depots
+        in rounds of one card per depot, so a card's column is its stock index modulo the piles.
+        A non-Ace card, other than a ``queen_any_depot`` Queen, goes up only from the column
+        under its suit's place: the place holding its suit's Ace, or, with that Ace not up, some
+        place empty now (places only fill).
+
+        1 when some card cannot go up before this pass ends (:meth:`_stuck_this_pass`): with no
+        redeal, cards leave a depot only for a foundation, and a win needs every card there.
+
+        2 when, besides, whichever cards go up this pass, some card left must lie next pass in a
+        column it cannot go up from (:meth:`_stuck_next_pass`): it is still out after the next
+        pass, so a second redeal follows the first.
+
+        With ``depth`` left, at least 1 + the least of this bound (one ``depth`` less) over every
+        layout the next pass can start from (:meth:`_next_passes`): a win from here redeals once
+        and then wins from one of those.
+        """
+        if not stock and not any(depots):
+            return 0
+        piles = self._piles
+        columns = [depots[c] + stock[c::piles] for c in self._range]
+        masks = self._suit_columns(foundations)
+        stuck = self._stuck_this_pass(depots, foundations, columns, masks)
+        if stuck is None:
+            return 0
+        if not self._stuck_next_pass(columns, stuck, masks):
+            return 1
+        if depth <= 0:
+            return 2
+        return max(2, 1 + self._next_passes(foundations, columns, stuck, depth - 1))
+
+    def _suit_columns(self, foundations: Piles) -> list[int]:
+        """Per suit, the columns (as bits) its cards can go up from: the one under its Ace's
+        place, or with its Ace not up, every column under an empty place."""
+        empty = 0
+        for t in self._range:
+            if not foundations[t]:
+                empty |= 1 << t
+        masks = [empty] * 4
+        for t in self._range:
+            place = foundations[t]
+            if place:
+                masks[SUIT[place[0]]] = 1 << t
+        return masks
+
+    def _stuck_this_pass(
+        self, depots: Piles, foundations: Piles, columns: list[tuple[int, ...]], masks: list[int]
+    ) -> bytearray | None:
+        """Flags (by card code) of the cards that cannot go up before this pass ends; None if
+        there are none. ``columns``: each column's cards in deal order this pass; ``masks``: the
+        columns each suit can go up from.
+
+        A column under a place holding a suit: see :meth:`_left_under_place`. Under an empty
+        place: see :meth:`_stuck_under_empty_place`. Then the stuck cards spread, see
+        :meth:`_spread`.
+        """
+        stuck = bytearray(52)
+        loose = []
+        for c in self._range:
+            place = foundations[c]
+            if place:
+                for card in self._left_under_place(depots[c], columns[c], place):
+                    stuck[card] = 1
+            else:
+                loose.append(c)
+                self._stuck_under_empty_place(c, depots[c], columns[c], masks, stuck)
+        if not any(stuck):
+            return None
+        self._spread(depots, columns, loose, stuck)
+        return stuck
+
+    def _left_under_place(self, depot: tuple[int, ...], column: tuple[int, ...], place: tuple[int, ...]) -> list[int]:
+        """The cards of ``column`` (``depot`` now, then its cards still to deal) that no line of
+        play can take up this pass, under a place holding a suit.
+
+        That column can give up only Aces, ``queen_any_depot`` Queens and the next cards of the
+        place's suit, in rank order, each from its top. Dealing its cards in order and taking
+        every such top card at once (every Ace and such Queen counted as always playable) takes
+        up every card any line of play can take from it this pass: taking a card earlier never
+        stops a later take.
+        """
+        level, top, queen_any = self._level, self._top_level, self._queen_any
+        suit, wanted = SUIT[place[0]], len(place)
+        pile = list(depot)
+        index, end = len(depot), len(column)
+        while True:
+            while pile:
+                card = pile[-1]
+                card_level = level[card]
+                if card_level == wanted and SUIT[card] == suit:
+                    wanted += 1
+                elif card_level and not (queen_any and card_level == top):
+                    break
+                pile.pop()
+            if index == end:
+                return pile
+            pile.append(column[index])
+            index += 1
+
+    def _stuck_under_empty_place(
+        self, c: int, depot: tuple[int, ...], column: tuple[int, ...], masks: list[int], stuck: bytearray
+    ) -> None:
+        """Flag the cards of column ``c``, under an empty place, stuck from the start: a card
+        whose suit cannot go up from the column, and a card of the depot under a higher card of
+        its own suit (a suit goes up in rank order, and a card leaves a depot only from its
+        top)."""
+        level, top, queen_any = self._level, self._top_level, self._queen_any
+        bit = 1 << c
+        for card in column:
+            card_level = level[card]
+            if card_level and not masks[SUIT[card]] & bit and not (queen_any and card_level == top):
+                stuck[card] = 1
+        for index in range(len(depot) - 1):
+            card = depot[index]
+            suit, card_level = SUIT[card], level[card]
+            for above in depot[index + 1 :]:
+                if SUIT[above] == suit and level[above] > card_level:
+                    stuck[card] = 1
+                    break
+
+    def _spread(self, depots: Piles, columns: list[tuple[int, ...]], loose: list[int], stuck: bytearray) -> None:
+        """Flag, to a fixed point, the cards stuck behind stuck cards: a card above a stuck card
+        of its own suit (a suit goes up in rank order; a ``queen_any_depot`` Queen too waits for
+        its Jack), and in a depot under an empty place (columns ``loose``), a card under a stuck
+        card (a card leaves a depot only from its top, and only to a foundation)."""
+        level = self._level
+        while True:
+            changed = False
+            lowest = [99] * 4
+            for column in columns:
+                for card in column:
+                    if stuck[card] and level[card] < lowest[SUIT[card]]:
+                        lowest[SUIT[card]] = level[card]
+            for column in columns:
+                for card in column:
+                    if not stuck[card] and level[card] > lowest[SUIT[card]]:
+                        stuck[card] = 1
+            for c in loose:
+                depot = depots[c]
+                for index in range(len(depot) - 1, 0, -1):
+                    if stuck[depot[index]]:
+                        for card in depot[:index]:
+                            if not stuck[card]:
+                                stuck[card] = 1
+                                changed = True
+                        break
+            if not changed:
+                return
+
+    def _stuck_next_pass(self, columns: list[tuple[int, ...]], stuck: bytearray, masks: list[int]) -> bool:
+        """Whether, whichever cards go up this pass, some card left must lie next pass in a
+        column it cannot go up from.
+
+        At the redeal each depot holds its column's cards not played, in deal order, and the new
+        stock is the depots in gather order, each bottom to top. So the next pass deals the cards
+        left in a fixed order, and a card's column is the number of cards left before it,
+        modulo the piles. Going through that order, keep the set of those counts (modulo the
+        piles) that some choice of cards played this pass reaches with every card left so far in
+        a column its suit can go up from (one allowed now, as places only fill; an Ace or a
+        ``queen_any_depot`` Queen, any): a stuck card is left; any other card may be left or
+        gone (the choices are not checked against each other: that only keeps more counts). If
+        the set empties, every choice leaves some card out through the next pass as well.
+        """
+        piles, level, top = self._piles, self._level, self._top_level
+        queen_any = self._queen_any
+        full = (1 << piles) - 1
+        back = piles - 1
+        reach = 1
+        for c in self._gather_order:
+            for card in columns[c]:
+                card_level = level[card]
+                if card_level == 0 or (queen_any and card_level == top):
+                    ok = reach
+                else:
+                    ok = reach & masks[SUIT[card]]
+                ok = ((ok << 1) | (ok >> back)) & full
+                if stuck[card]:
+                    if not ok:
+                        return True
+                    reach = ok
+                else:
+                    reach |= ok
+        return False
+
+    def _next_passes(self, foundations: Piles, columns: list[tuple[int, ...]], stuck: bytearray, depth: int) -> int:
+        """The least :meth:`_passes_bound` (with ``depth``) over the layouts the next pass can
+        start from (:meth:`_next_layouts`), or a lower value: the search stops at the first
+        layout bounded by 0 or 1. Answers are cached by layout, the cache emptied when full
+        (the bound of a layout depends on its stock and foundation tops alone)."""
+        cache = self._cache
+        if len(cache) > self.CACHE_SIZE:
+            cache.clear()
+        empty = ((),) * self._piles
+        best = 99
+        for stock, new_foundations in self._next_layouts(foundations, columns, stuck):
+            tops = bytes(place[-1] if place else _EMPTY_PLACE for place in new_foundations)
+            key = bytes(stock) + tops + bytes((depth,))
+            bound = cache.get(key)
+            if bound is None:
+                bound = cache[key] = self._passes_bound(empty, stock, new_foundations, depth)
+            if bound < best:
+                best = bound
+                if bound <= 1:
+                    return bound
+        return best
+
+    def _next_layouts(
+        self, foundations: Piles, columns: list[tuple[int, ...]], stuck: bytearray
+    ) -> Iterator[tuple[tuple[int, ...], Piles]]:
+        """The (stock, foundations) the next pass can start from, most cards played first.
+
+        Each suit goes up in rank order, so the cards a pass plays are, per suit, the lowest few
+        of those left, none of them stuck. For each such choice the next pass starts from empty
+        depots and a stock of the cards left, in gather order (:meth:`_stuck_next_pass`), with a
+        place holding a suit extended by the cards played. A suit whose Ace is not up is left
+        without a place (its Ace may take any place empty now): that only lets more cards go up,
+        so the bound it gives is no higher than with the place the Ace really takes.
+        """
+        prefixes = self._playable_prefixes(columns, stuck)
+        place_of = {SUIT[foundations[t][0]]: t for t in self._range if foundations[t]}
+        for counts in itertools.product(*[range(len(prefix), -1, -1) for prefix in prefixes]):
+            gone = set()
+            new_foundations = list(foundations)
+            for suit, count in enumerate(counts):
+                if count:
+                    played = prefixes[suit][:count]
+                    gone.update(played)
+                    if suit in place_of:
+                        t = place_of[suit]
+                        new_foundations[t] = new_foundations[t] + tuple(played)
+            stock = tuple(card for c in self._gather_order for card in columns[c] if card not in gone)
+            yield stock, tuple(new_foundations)
+
+    def _playable_prefixes(self, columns: list[tuple[int, ...]], stuck: bytearray) -> list[list[int]]:
+        """Per suit, its cards in rank order up to its lowest stuck one: those a pass may play."""
+        level = self._level
+        prefixes = []
+        for suit in range(4):
+            chain = sorted((card for column in columns for card in column if SUIT[card] == suit), key=level.__getitem__)
+            prefix = []
+            for card in chain:
+                if stuck[card]:
+                    break
+                prefix.append(card)
+            prefixes.append(prefix)
+        return prefixes
+
+    # ----- the one-pass bound (any_suit or skip_complete) --------------------------------------
+
+    def _one_pass_bound(self, state: AmazonsState) -> int:
+        """0 or 1: 1 when some card provably cannot reach a foundation before this pass ends.
+
+        Admissible because, with no redeal, cards leave a depot only for a foundation, and a
+        win needs every card there. A card is stuck for the rest of the pass when (suits
+        mattering) it lies in a depot under a higher card of its own suit (that card can go up
+        only after it), or when it can never go up from its depot (see
+        :meth:`rulesets.amazons.Amazons.blocked`). Cards still in the stock are checked against
+        the depot they will be dealt to, which is fixed unless ``skip_complete`` is on (then
+        only cards already in the depots are checked).
+        """
+        depots, stock, foundations = state
+        if not stock and not any(depots):
+            return 0
+        game = self._game
+        level, any_suit, blocked = self._level, game.any_suit, game.blocked
+        for pile in self._range:
+            depot = depots[pile]
+            for index, card in enumerate(depot):
+                if blocked(card, pile, foundations):
+                    return 1
+                if not any_suit:
+                    suit, card_level = SUIT[card], level[card]
+                    for above in depot[index + 1 :]:
+                        if SUIT[above] == suit and level[above] > card_level:
+                            return 1
+        if not game.skip_complete:
+            piles = self._piles
+            for index, card in enumerate(stock):
+                if blocked(card, index % piles, foundations):
+                    return 1
+        return 0
