@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 import threading
 from functools import cache
+from pathlib import Path
 
 import pytest
 from brute.amazons import Brute
@@ -41,7 +43,7 @@ def option_id(options: dict) -> str:
 
 
 def variant_game(variant: str) -> Amazons:
-    return FAMILY.build(FAMILY.settings(variant))
+    return Amazons(**FAMILY.settings(variant))
 
 
 def as_pairs(cards):
@@ -423,7 +425,7 @@ def won_line(variant: str) -> tuple:
     game = variant_game(variant)
     start = game.start(FAMILY.seeded_deal(1))
     result = depth_first(game, start)
-    assert result.verdict is Verdict.WON
+    assert result.verdict is Verdict.WON and result.solution is not None
     return result.solution
 
 
@@ -446,6 +448,18 @@ def test_the_opening_position_and_its_notation():
     assert game.read_position(text.replace("QS / JD", "qs /  jd")) == start
     state = play(game, start, "AC to F1")
     assert game.write_position(state).startswith("foundations: AC / - / - / - | depots: QS / JD / 8H / - |")
+
+
+def test_the_documented_examples_read_back_and_are_won():
+    """docs/positions/amazons.md gives one position per variant, each part way through a won line."""
+    doc = (Path(__file__).parent.parent / "docs" / "positions" / "amazons.md").read_text()
+    examples = dict(re.findall(r"^- `(amazons[a-z-]*)`.*?\n\s+`(foundations:[^`]+)`", doc, re.MULTILINE | re.DOTALL))
+    assert sorted(examples) == sorted(VARIANTS)
+    for variant, text in examples.items():
+        game = variant_game(variant)
+        state = game.read_position(text)
+        assert game.write_position(state) == text
+        assert depth_first(game, state).verdict is Verdict.WON
 
 
 def position(foundations="AC 7C / AD / - / -", depots="8C / - / 7D / -", stock=None, leave=()):
