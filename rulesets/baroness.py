@@ -599,7 +599,7 @@ class Thirteens:
 # Families
 
 _OPTIONS = (
-    Option("piles", 5, "number of piles (the last 52 mod piles cards become grace cards)", (5, 6, 7)),
+    Option("piles", 5, "number of piles (the cards left over after the last full deal become grace cards)", (5, 6, 7)),
     Option("compulsory", True, "deal only when no discard is available (an available King counts)"),
     Option(
         "kings_first",
@@ -639,8 +639,8 @@ pile, left to right, covering or filling it. When the stock holds fewer than P c
 become grace cards at once (with the last full deal): laid face up beside the piles, each
 available, never dealt upon (5 piles: the last 2 cards). Won when every card is discarded.
 Score: cards not discarded (stock and grace cards included). The game ends when the stock is
-empty and no discard is available; a position is scored only there, so a reported line always
-runs to such an end, and the solver reports the fewest cards left that any line reaches.
+empty and no discard is available; only such ends are scored, so a reported line always runs
+to one, and the solver reports the fewest cards left that any line reaches.
 Choices made where the rules leave a point open:
 - Under compulsory, any available discard forbids dealing, a King alone included.
 - Under spaces, a move onto an empty pile is not a discard: it neither allows nor forbids
@@ -661,8 +661,8 @@ total 13. Each emptied place is refilled at once from the stock: 'discard A+B' r
 first, then B's, so both orders are legal moves (they may lead to different games). Once the
 stock is empty an emptied place stays empty. Won when every card is discarded. Score: cards not
 discarded (stock included); the game ends when no discard is available. Moves are written
-'discard KH', 'discard 6C+7D'. A position is written 'places: 7H / 2C / - / ... | stock: 4C ...'
-(ten places, '-' for an empty one; the stock next card first)."""
+'discard KH', 'discard 6C+7D'. A position is written 'places: 7H / 2C / QD / ... | stock: 4C ...'
+(ten places, '-' for an empty one once the stock is out; the stock next card first)."""
 
 FAMILIES = (
     Family(
