@@ -1,15 +1,12 @@
 """Baroness (Five Piles, Thirteen) and Thirteens: discard Kings alone and pairs totalling 13.
 
-Values: A=1, 2..10 face value, J=11, Q=12, K=13. Cards are handled as their compact codes
-(:attr:`rulesets.cards.Card.code`); a state keeps a bitmask of the cards not yet discarded, so
-the score (cards left) and the lower bound are bit counts.
+Values: A=1, 2..10 face value, J=11, Q=12, K=13. Cards are their codes (see
+:mod:`rulesets.cards`); a state keeps the set of cards not yet discarded as a bit mask, so the
+score (cards left) and the lower bound are bit counts.
 
 Baroness (:class:`Baroness`): P piles dealt one card each, then one card per pile per deal from
 the stock; when the stock holds fewer than P cards they are laid out as grace cards at once (with
-the last full deal). The options follow RULES.md: ``compulsory`` (deal only when no discard is
-available), ``kings_first`` (the four Kings are removed before the deal), ``spaces`` (a pile's
-top card or a grace card may move onto an empty pile) and ``beneath`` (an available card may pair
-with the card directly beneath it in its own pile).
+the last full deal). Its options are stated in the family's rules text below.
 
 Thirteens (:class:`Thirteens`, PySolFC 593): ten single-card places refilled at once from the
 stock; after a pair the place of the card named first is refilled first.
@@ -50,58 +47,78 @@ verdict and the minimal score unchanged on small decks; they are not user option
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, NamedTuple, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from rulesets.cards import CARDS, Card, CardError, parse_card
+from rulesets.cards import NAME, RANK, RANKS, Card, card_set
 from rulesets.family import Family, Option, Variant
-from rulesets.notation import MoveError
+from rulesets.moves import DEAL, StockMove
+from rulesets.notation import (
+    MoveError,
+    PositionError,
+    cannot_read,
+    check_distinct,
+    describe_deal,
+    is_deal,
+    read_card,
+    read_card_list,
+    read_piles,
+    read_sections,
+    write_card_list,
+    write_piles,
+    write_sections,
+)
+from rulesets.picture import Picture, Place, changed_places
 from solver.protocol import NO_SCORE
 
 KING = 13
-#: Value (rank) of each card code.
-RANK: tuple[int, ...] = tuple(code % 13 + 1 for code in range(52))
-#: RANK_BITS[r]: the bitmask of the four cards of rank r.
-RANK_BITS: tuple[int, ...] = (0,) + tuple(sum(1 << (suit * 13 + r - 1) for suit in range(4)) for r in range(1, 14))
+FULL_DECK = card_set(range(52))
+#: RANK_CARDS[r]: the set (bit mask) of the four cards of rank r.
+RANK_CARDS: tuple[int, ...] = (0,) + tuple(card_set(c for c in range(52) if RANK[c] == r) for r in range(1, 14))
 _ALL_REDUCTIONS = frozenset({"kings", "balanced", "idle"})
 
 
-class Move(NamedTuple):
-    """``card`` discarded alone (a King), or with ``partner`` (a pair), or moved onto the empty
-    pile ``pile`` (0-based); ``card == -1`` is a deal. Unused fields are -1."""
+# Moves are frozen dataclasses rather than NamedTuples: a NamedTuple equals any tuple of the same
+# values, so ``move 6C to pile 7`` would equal ``discard 6C+7C`` (codes 5 and 6) and pass the
+# replay's legality check.
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """``card`` discarded alone (a King: ``partner`` is None) or with ``partner``, the two values
+    totalling 13."""
 
     card: int
-    partner: int = -1
-    pile: int = -1
+    partner: int | None = None
 
 
-DEAL = Move(-1)
-_KING_MOVES = tuple(Move(code) if RANK[code] == KING else None for code in range(52))
+@dataclass(frozen=True, slots=True)
+class ToSpace:
+    """(Baroness with ``spaces``) ``card``, a pile's top card or a grace card, moved onto the
+    empty pile ``pile`` (0-based)."""
+
+    card: int
+    pile: int
 
 
-def _pair_move(a: int, b: int) -> Move:
+BaronessMove = Discard | ToSpace | StockMove
+
+#: ALONE[code]: the discard of that card alone (used for Kings only).
+_ALONE = tuple(Discard(code) for code in range(52))
+
+
+def _pair_move(a: int, b: int) -> Discard:
     """Baroness pairs are unordered: the lower value is named first."""
-    return Move(a, b) if RANK[a] < RANK[b] else Move(b, a)
+    return Discard(a, b) if RANK[a] < RANK[b] else Discard(b, a)
 
 
 #: PAIRS[a][b]: the (unordered) discard of a and b if their values total 13, else None.
-PAIRS: tuple[tuple[Move | None, ...], ...] = tuple(
+PAIRS: tuple[tuple[Discard | None, ...], ...] = tuple(
     tuple(_pair_move(a, b) if RANK[a] + RANK[b] == 13 else None for b in range(52)) for a in range(52)
 )
-#: ORDERED[a][b]: Move(a, b) if a and b total 13 (Thirteens keeps the order), else None.
-ORDERED: tuple[tuple[Move | None, ...], ...] = tuple(
-    tuple(Move(a, b) if RANK[a] + RANK[b] == 13 else None for b in range(52)) for a in range(52)
+#: ORDERED[a][b]: Discard(a, b) if a and b total 13 (Thirteens keeps the order), else None.
+ORDERED: tuple[tuple[Discard | None, ...], ...] = tuple(
+    tuple(Discard(a, b) if RANK[a] + RANK[b] == 13 else None for b in range(52)) for a in range(52)
 )
-
-
-def _name(code: int) -> str:
-    return str(CARDS[code])
-
-
-def _bits(codes: Sequence[int]) -> int:
-    mask = 0
-    for code in codes:
-        mask |= 1 << code
-    return mask
 
 
 def _unbalanced(left: int) -> int:
@@ -109,25 +126,25 @@ def _unbalanced(left: int) -> int:
     surplus of one rank over the other (each discard removes one of each)."""
     total = 0
     for rank in range(1, 7):
-        total += abs((left & RANK_BITS[rank]).bit_count() - (left & RANK_BITS[13 - rank]).bit_count())
+        total += abs((left & RANK_CARDS[rank]).bit_count() - (left & RANK_CARDS[13 - rank]).bit_count())
     return total
 
 
-def _balanced_pair(found: Sequence[Move], available: Sequence[int], left: int) -> Move | None:
+def _balanced_pair(found: Sequence[Discard], available: Sequence[int], left: int) -> Discard | None:
     """The first pair among ``found`` whose two ranks are wholly available and equally many."""
     counts = [0] * 14
     for code in available:
         counts[RANK[code]] += 1
     for move in found:
-        if move.partner < 0:
+        if move.partner is None:
             continue
         low = RANK[move.card]
         high = 13 - low
         n = counts[low]
         if (
             n == counts[high]
-            and (left & RANK_BITS[low]).bit_count() == n
-            and (left & RANK_BITS[high]).bit_count() == n
+            and (left & RANK_CARDS[low]).bit_count() == n
+            and (left & RANK_CARDS[high]).bit_count() == n
         ):
             return move
     return None
@@ -135,43 +152,48 @@ def _balanced_pair(found: Sequence[Move], available: Sequence[int], left: int) -
 
 _DISCARD = re.compile(r"^\s*discard\s+(\S+?)\s*(?:\+\s*(\S+))?\s*$", re.IGNORECASE)
 _SPACE = re.compile(r"^\s*move\s+(\S+)\s+(?:to|onto)\s+pile\s+(\d+)\s*$", re.IGNORECASE)
-_DEAL = re.compile(r"^\s*deal\s*$", re.IGNORECASE)
 
 
-def _read_card(text: str, word: str) -> int:
-    try:
-        return parse_card(word).code
-    except CardError:
-        raise MoveError(f"cannot read move {text.strip()!r}: {word!r} is not a card") from None
-
-
-def _read_discard(text: str, found: re.Match[str], pairs: Sequence[Sequence[Move | None]]) -> Move:
+def _read_discard(text: str, found: re.Match[str], pairs: Sequence[Sequence[Discard | None]]) -> Discard:
     """The discard written as ``text`` (matched by ``_DISCARD``): a King alone, or a pair from ``pairs``."""
-    card = _read_card(text, found.group(1))
+    card = read_card(found.group(1), text)
     if found.group(2) is None:
         if RANK[card] != KING:
             raise MoveError(f"move {text.strip()!r}: only a King is discarded alone")
-        return Move(card)
-    partner = _read_card(text, found.group(2))
+        return _ALONE[card]
+    partner = read_card(found.group(2), text)
     move = pairs[card][partner]
     if move is None:
-        raise MoveError(f"move {text.strip()!r}: {_name(card)} and {_name(partner)} do not total 13")
+        raise MoveError(f"move {text.strip()!r}: {NAME[card]} and {NAME[partner]} do not total 13")
     return move
 
 
-def _describe_discard(move: Move) -> str:
-    if move.partner < 0:
-        return f"discard {_name(move.card)}"
-    return f"discard {_name(move.card)}+{_name(move.partner)}"
+def _describe_discard(move: Discard) -> str:
+    if move.partner is None:
+        return f"discard {NAME[move.card]}"
+    return f"discard {NAME[move.card]}+{NAME[move.partner]}"
+
+
+def _check_discarded(present: Iterable[int], game: str) -> None:
+    """Refuse a position whose missing cards no sequence of discards removes: Kings go alone,
+    every other card with one of the rank that totals 13 with it, so as many of each are gone."""
+    gone = FULL_DECK & ~card_set(present)
+    for rank in range(1, 7):
+        low, high = (gone & RANK_CARDS[rank]).bit_count(), (gone & RANK_CARDS[13 - rank]).bit_count()
+        if low != high:
+            raise PositionError(
+                f"the {game} position lacks {low} card(s) of rank {RANKS[rank - 1]} but {high} of rank "
+                f"{RANKS[12 - rank]}: cards are discarded in pairs totalling 13, so as many of each must be missing"
+            )
 
 
 # ---------------------------------------------------------------------------------------------
 # Baroness
 
 
-class Layout(NamedTuple):
+class BaronessLayout(NamedTuple):
     """Piles left to right (each bottom card first), grace cards (sorted), the undealt stock
-    (next card first) and the bitmask of cards not yet discarded."""
+    (next card first) and the set (bit mask) of cards not yet discarded."""
 
     piles: tuple[tuple[int, ...], ...]
     grace: tuple[int, ...]
@@ -205,39 +227,39 @@ class Baroness:
         self.reduce_kings = "kings" in reductions
         self.reduce_balanced = "balanced" in reductions
         self.reduce_idle = "idle" in reductions
-        self._space_moves = tuple(tuple(Move(code, -1, pile) for pile in range(piles)) for code in range(52))
+        self._space_moves = tuple(tuple(ToSpace(code, pile) for pile in range(piles)) for code in range(52))
 
     # -- setup and dealing ---------------------------------------------------------------------
 
-    def start(self, deal: Sequence[Card]) -> Layout:
+    def start(self, deal: Sequence[Card]) -> BaronessLayout:
         codes = tuple(card.code for card in deal if not (self.kings_first and card.rank == KING))
         empty = ((),) * self.piles
-        return self._deal(Layout(empty, (), codes, _bits(codes)))
+        return self._deal(BaronessLayout(empty, (), codes, card_set(codes)))
 
-    def _deal(self, state: Layout) -> Layout:
+    def _deal(self, state: BaronessLayout) -> BaronessLayout:
         """One card onto each pile, left to right; fewer than P left become grace cards."""
         piles, grace, stock, left = state
         count = self.piles
         if len(stock) < count:
-            return Layout(piles, tuple(sorted(grace + stock)), (), left)
+            return BaronessLayout(piles, tuple(sorted(grace + stock)), (), left)
         piles = tuple(pile + (card,) for pile, card in zip(piles, stock))
         stock = stock[count:]
         if 0 < len(stock) < count:
             grace, stock = tuple(sorted(grace + stock)), ()
-        return Layout(piles, grace, stock, left)
+        return BaronessLayout(piles, grace, stock, left)
 
     # -- the rules -----------------------------------------------------------------------------
 
-    def _available(self, state: Layout) -> list[int]:
+    def _available(self, state: BaronessLayout) -> list[int]:
         available = [pile[-1] for pile in state.piles if pile]
         available.extend(state.grace)
         return available
 
-    def discards(self, state: Layout) -> list[Move]:
+    def discards(self, state: BaronessLayout) -> list[Discard]:
         """Every legal discard, Kings first: Kings, pairs of available cards from two different
         places, and (with ``beneath``) a top card with the card directly beneath it."""
         available = self._available(state)
-        found = [_KING_MOVES[code] for code in available if RANK[code] == KING]
+        found = [_ALONE[code] for code in available if RANK[code] == KING]
         for i, a in enumerate(available):
             row = PAIRS[a]
             for b in available[i + 1 :]:
@@ -252,15 +274,16 @@ class Baroness:
                         found.append(move)
         return found
 
-    def moves(self, state: Layout) -> list[Move]:
-        found = self.discards(state)
-        if found and self.reduce_kings and RANK[found[0].card] == KING:
-            return found[:1]
-        if found and self.reduce_balanced:
-            forced = _balanced_pair(found, self._available(state), state.left)
+    def moves(self, state: BaronessLayout) -> list[BaronessMove]:
+        discards = self.discards(state)
+        if discards and self.reduce_kings and RANK[discards[0].card] == KING:
+            return [discards[0]]
+        if discards and self.reduce_balanced:
+            forced = _balanced_pair(discards, self._available(state), state.left)
             if forced is not None:
                 return [forced]
-        if state.stock and not (found and self.compulsory):
+        found: list[BaronessMove] = list(discards)
+        if state.stock and not (discards and self.compulsory):
             found.append(DEAL)
         if self.spaces and () in state.piles:
             found.extend(self._moves_to_spaces(state.piles, state.grace, state.stock))
@@ -268,7 +291,7 @@ class Baroness:
 
     def _moves_to_spaces(
         self, piles: tuple[tuple[int, ...], ...], grace: tuple[int, ...], stock: tuple[int, ...]
-    ) -> list[Move]:
+    ) -> list[ToSpace]:
         empty = [i for i, pile in enumerate(piles) if not pile]
         found = []
         if self.reduce_idle and not stock:
@@ -286,20 +309,21 @@ class Baroness:
             found.extend(row[target] for target in empty)
         return found
 
-    def apply(self, state: Layout, move: Move) -> Layout:
-        card, partner, target = move
-        if card < 0:
+    def apply(self, state: BaronessLayout, move: BaronessMove) -> BaronessLayout:
+        if move is DEAL:
             return self._deal(state)
         piles, grace, stock, left = state
-        if target >= 0:
-            piles, grace = self._take(piles, grace, card)
-            return Layout(piles[:target] + ((card,),) + piles[target + 1 :], grace, stock, left)
-        piles, grace = self._take(piles, grace, card)
-        left &= ~(1 << card)
-        if partner >= 0:
-            piles, grace = self._take(piles, grace, partner)
-            left &= ~(1 << partner)
-        return Layout(piles, grace, stock, left)
+        if isinstance(move, ToSpace):
+            piles, grace = self._take(piles, grace, move.card)
+            target = move.pile
+            return BaronessLayout(piles[:target] + ((move.card,),) + piles[target + 1 :], grace, stock, left)
+        assert isinstance(move, Discard)
+        piles, grace = self._take(piles, grace, move.card)
+        left &= ~(1 << move.card)
+        if move.partner is not None:
+            piles, grace = self._take(piles, grace, move.partner)
+            left &= ~(1 << move.partner)
+        return BaronessLayout(piles, grace, stock, left)
 
     @staticmethod
     def _take(
@@ -314,16 +338,21 @@ class Baroness:
         for i, pile in enumerate(piles):
             if len(pile) > 1 and pile[-2] == card:
                 return piles[:i] + (pile[:-2] + pile[-1:],) + piles[i + 1 :], grace
-        raise ValueError(f"{_name(card)} is not available")
+        raise ValueError(f"{NAME[card]} is not available")
 
-    def is_won(self, state: Layout) -> bool:
+    def is_won(self, state: BaronessLayout) -> bool:
         return state.left == 0
 
-    def key(self, state: Layout) -> bytes:
+    def key(self, state: BaronessLayout) -> bytes:
         """While cards remain in the stock, each pile's place matters (it decides which cards
         land on it); once the stock is empty the piles are interchangeable and are sorted, and
         without ``spaces`` a lone card on a pile is the same as a grace card. (Byte 0xFE marks a
-        key with stock, 0xFD one without, 0xFF separates piles; card codes are below 52.)"""
+        key with stock, 0xFD one without, 0xFF separates piles; card codes are below 52.)
+
+        The stock is keyed by its length: every state a search meets descends from its one start,
+        whose stock it holds a suffix of, so the length says which (two positions written by hand
+        may hold the same cards in another order, but they never share a table). Writing the stock
+        out would change every key's digest, and with it the move order of the search's restarts."""
         piles, grace, stock, _ = state
         if stock:
             return b"\xff".join(map(bytes, piles)) + bytes((0xFE, len(stock)))
@@ -333,61 +362,112 @@ class Baroness:
         deep = sorted(pile for pile in piles if len(pile) > 1)
         return b"\xff".join(map(bytes, deep)) + b"\xfd" + bytes(singles)
 
-    def score(self, state: Layout) -> int:
+    def score(self, state: BaronessLayout) -> int:
         if state.stock or (state.left and self.discards(state)):
             return NO_SCORE
         return state.left.bit_count()
 
-    def lower_bound(self, state: Layout) -> int:
+    def lower_bound(self, state: BaronessLayout) -> int:
         return _unbalanced(state.left)
 
     # -- notation ------------------------------------------------------------------------------
 
-    def describe_move(self, state: Layout, move: Move) -> str:
-        if move.card < 0:
-            return "deal"
-        if move.pile >= 0:
-            return f"move {_name(move.card)} to pile {move.pile + 1}"
+    def describe_move(self, state: BaronessLayout, move: BaronessMove) -> str:
+        if move is DEAL:
+            return describe_deal()
+        if isinstance(move, ToSpace):
+            return f"move {NAME[move.card]} to pile {move.pile + 1}"
+        assert isinstance(move, Discard)
         return _describe_discard(move)
 
-    def parse_move(self, state: Layout, text: str) -> Move:
-        if _DEAL.match(text):
+    def parse_move(self, state: BaronessLayout, text: str) -> BaronessMove:
+        if is_deal(text) and len(text.split()) == 1:
             return DEAL
         found = _SPACE.match(text)
         if found:
-            card = _read_card(text, found.group(1))
+            card = read_card(found.group(1), text)
             pile = int(found.group(2))
             if not 1 <= pile <= self.piles:
                 raise MoveError(f"move {text.strip()!r}: piles are numbered 1 to {self.piles}")
-            return Move(card, -1, pile - 1)
+            return self._space_moves[card][pile - 1]
         found = _DISCARD.match(text)
         if not found:
-            raise MoveError(
-                f"cannot read move {text.strip()!r}: write e.g. 'discard KH', 'discard 6C+7D', "
-                "'deal' or 'move 9S to pile 3'"
-            )
+            raise cannot_read(text, "'discard KH', 'discard 6C+7D', 'deal' or 'move 9S to pile 3'")
         return _read_discard(text, found, PAIRS)
 
-    def render(self, state: Layout) -> str:
-        lines = [
-            f"pile {i}: " + (" ".join(_name(code) for code in pile) if pile else "(empty)")
-            for i, pile in enumerate(state.piles, 1)
-        ]
-        if state.grace:
-            lines.append("grace: " + " ".join(_name(code) for code in state.grace))
-        lines.append(f"stock: {len(state.stock)} cards; cards left: {state.left.bit_count()}")
-        return "\n".join(lines)
+    # -- positions and pictures ----------------------------------------------------------------
+
+    def write_position(self, state: BaronessLayout) -> str:
+        return write_sections(
+            (
+                ("piles", write_piles(state.piles)),
+                ("grace", write_card_list(state.grace)),
+                ("stock", write_card_list(state.stock)),
+            )
+        )
+
+    def read_position(self, text: str) -> BaronessLayout:
+        sections = read_sections(text, "Baroness", ("piles", "stock"), ("grace",))
+        piles = tuple(tuple(pile) for pile in read_piles(sections["piles"], "piles"))
+        grace = tuple(sorted(read_card_list(sections.get("grace", ""), "grace")))
+        stock = tuple(read_card_list(sections["stock"], "stock"))
+        present = [code for pile in piles for code in pile] + [*grace, *stock]
+        if len(piles) != self.piles:
+            raise PositionError(f"the Baroness position has {len(piles)} piles; this game has {self.piles}")
+        check_distinct(present, "Baroness")
+        kings = [NAME[code] for code in present if RANK[code] == KING]
+        if self.kings_first and kings:
+            raise PositionError(
+                f"the Baroness position holds {' '.join(kings)}: under kings_first the Kings leave before the deal"
+            )
+        _check_discarded(present, "Baroness")
+        self._check_dealt(piles, grace, stock)
+        return BaronessLayout(piles, grace, stock, card_set(present))
+
+    def _check_dealt(self, piles: Sequence[Sequence[int]], grace: Sequence[int], stock: Sequence[int]) -> None:
+        """Refuse a stock, grace cards or piles that the deals could not leave."""
+        deck = 48 if self.kings_first else 52
+        count = self.piles
+        if stock and grace:
+            raise PositionError(
+                "the Baroness position has grace cards and a stock: grace cards come only with the last deal"
+            )
+        if stock and (len(stock) < count or len(stock) > deck - count or (deck - len(stock)) % count):
+            raise PositionError(
+                f"a Baroness stock cannot hold {len(stock)} cards: dealing {deck} cards onto {count} piles "
+                f"leaves {deck} minus a multiple of {count}, at least {count}, or none"
+            )
+        if len(grace) > deck % count:
+            raise PositionError(
+                f"the Baroness position has {len(grace)} grace cards: dealing {deck} cards onto {count} piles "
+                f"leaves at most {deck % count}"
+            )
+        rounds = (deck - len(stock)) // count
+        for number, pile in enumerate(piles, 1):
+            if len(pile) > rounds:
+                raise PositionError(
+                    f"pile {number} of the Baroness position holds {len(pile)} cards, more than the {rounds} "
+                    "deals that leave this stock"
+                )
+
+    def picture(self, state: BaronessLayout) -> Picture:
+        piles = tuple(Place(f"pile {number}", pile) for number, pile in enumerate(state.piles, 1))
+        aside = (Place("grace", state.grace), Place("stock", face_down=len(state.stock)))
+        return Picture((piles, aside), fanned=(True, True))
+
+    def touched(self, state: BaronessLayout, move: BaronessMove) -> frozenset[str]:
+        return changed_places(self.picture(state), self.picture(self.apply(state, move)))
 
 
 # ---------------------------------------------------------------------------------------------
 # Thirteens
 
 
-class Places(NamedTuple):
-    """The places' cards (-1 for an empty place), the stock (next card first), and the bitmask
-    of cards not yet discarded."""
+class ThirteensLayout(NamedTuple):
+    """The places' cards (None for an empty place), the stock (next card first), and the set
+    (bit mask) of cards not yet discarded."""
 
-    places: tuple[int, ...]
+    places: tuple[int | None, ...]
     stock: tuple[int, ...]
     left: int
 
@@ -406,17 +486,17 @@ class Thirteens:
         self.reduce_kings = "kings" in reductions
         self.reduce_balanced = "balanced" in reductions
 
-    def start(self, deal: Sequence[Card]) -> Places:
+    def start(self, deal: Sequence[Card]) -> ThirteensLayout:
         codes = tuple(card.code for card in deal)
         count = min(self.places, len(codes))
-        layout = codes[:count] + (-1,) * (self.places - count)
-        return Places(layout, codes[count:], _bits(codes))
+        layout: tuple[int | None, ...] = codes[:count] + (None,) * (self.places - count)
+        return ThirteensLayout(layout, codes[count:], card_set(codes))
 
-    def discards(self, state: Places) -> list[Move]:
+    def discards(self, state: ThirteensLayout) -> list[Discard]:
         """Every legal discard: each King, and each pair totalling 13 in both orders (the order
         decides which place is refilled first)."""
-        cards = [code for code in state.places if code >= 0]
-        found: list[Move] = [_KING_MOVES[code] for code in cards if RANK[code] == KING]  # type: ignore[misc]
+        cards = [code for code in state.places if code is not None]
+        found = [_ALONE[code] for code in cards if RANK[code] == KING]
         for a in cards:
             row = ORDERED[a]
             for b in cards:
@@ -425,69 +505,101 @@ class Thirteens:
                     found.append(move)
         return found
 
-    def moves(self, state: Places) -> list[Move]:
+    def moves(self, state: ThirteensLayout) -> list[Discard]:
         found = self.discards(state)
         if found and self.reduce_kings and RANK[found[0].card] == KING:
             return found[:1]
         if found and self.reduce_balanced:
-            cards = [code for code in state.places if code >= 0]
-            pairs = [PAIRS[m.card][m.partner] for m in found if m.partner >= 0]
-            forced = _balanced_pair(pairs, cards, state.left)  # type: ignore[arg-type]
+            cards = [code for code in state.places if code is not None]
+            pairs = [_pair_move(m.card, m.partner) for m in found if m.partner is not None]
+            forced = _balanced_pair(pairs, cards, state.left)
             if forced is not None:
                 return [forced]
         return found
 
-    def apply(self, state: Places, move: Move) -> Places:
+    def apply(self, state: ThirteensLayout, move: Discard) -> ThirteensLayout:
         places, stock, left = state
         layout = list(places)
         for code in (move.card, move.partner):
-            if code < 0:
+            if code is None:
                 continue
             place = layout.index(code)
             left &= ~(1 << code)
             if stock:
                 layout[place], stock = stock[0], stock[1:]
             else:
-                layout[place] = -1
-        return Places(tuple(layout), stock, left)
+                layout[place] = None
+        return ThirteensLayout(tuple(layout), stock, left)
 
-    def is_won(self, state: Places) -> bool:
+    def is_won(self, state: ThirteensLayout) -> bool:
         return state.left == 0
 
-    def key(self, state: Places) -> bytes:
-        """The places are interchangeable and the stock is a suffix of the deal, so the cards
-        not yet discarded and the stock's length say everything."""
+    def key(self, state: ThirteensLayout) -> bytes:
+        """The places are interchangeable, so the cards not yet discarded and the stock say
+        everything; the stock is keyed by its length, as in :meth:`Baroness.key` (every state of
+        one search holds a suffix of its start's stock)."""
         return state.left.to_bytes(7, "little") + bytes((len(state.stock),))
 
-    def score(self, state: Places) -> int:
+    def score(self, state: ThirteensLayout) -> int:
         if state.left and self.discards(state):
             return NO_SCORE
         return state.left.bit_count()
 
-    def lower_bound(self, state: Places) -> int:
+    def lower_bound(self, state: ThirteensLayout) -> int:
         return _unbalanced(state.left)
 
-    def describe_move(self, state: Places, move: Move) -> str:
+    def describe_move(self, state: ThirteensLayout, move: Discard) -> str:
         return _describe_discard(move)
 
-    def parse_move(self, state: Places, text: str) -> Move:
+    def parse_move(self, state: ThirteensLayout, text: str) -> Discard:
         found = _DISCARD.match(text)
         if not found:
-            raise MoveError(f"cannot read move {text.strip()!r}: write e.g. 'discard KH' or 'discard 6C+7D'")
+            raise cannot_read(text, "'discard KH' or 'discard 6C+7D'")
         return _read_discard(text, found, ORDERED)
 
-    def render(self, state: Places) -> str:
-        cells = ["--" if code < 0 else _name(code) for code in state.places]
+    def write_position(self, state: ThirteensLayout) -> str:
+        places = write_piles(() if code is None else (code,) for code in state.places)
+        return write_sections((("places", places), ("stock", write_card_list(state.stock))))
+
+    def read_position(self, text: str) -> ThirteensLayout:
+        sections = read_sections(text, "Thirteens", ("places", "stock"))
+        cells = read_piles(sections["places"], "places")
+        stock = tuple(read_card_list(sections["stock"], "stock"))
+        if len(cells) != self.places:
+            raise PositionError(f"the Thirteens position has {len(cells)} places; the game has {self.places}")
+        for number, cell in enumerate(cells, 1):
+            if len(cell) > 1:
+                raise PositionError(
+                    f"place {number} of the Thirteens position holds {len(cell)} cards; a place holds one"
+                )
+        places = tuple(cell[0] if cell else None for cell in cells)
+        if stock and None in places:
+            raise PositionError(
+                "the Thirteens position has an empty place and a stock: "
+                "emptied places are refilled while the stock lasts"
+            )
+        present = [code for code in places if code is not None] + list(stock)
+        check_distinct(present, "Thirteens")
+        _check_discarded(present, "Thirteens")
+        return ThirteensLayout(places, stock, card_set(present))
+
+    def picture(self, state: ThirteensLayout) -> Picture:
+        cells = tuple(
+            Place(str(number), () if code is None else (code,)) for number, code in enumerate(state.places, 1)
+        )
         half = (len(cells) + 1) // 2
-        rows = [" ".join(cells[:half]), " ".join(cells[half:])]
-        return "\n".join(rows) + f"\nstock: {len(state.stock)} cards; cards left: {state.left.bit_count()}"
+        rows = tuple(row for row in (cells[:half], cells[half:]) if row)
+        return Picture(rows + ((Place("stock", face_down=len(state.stock)),),))
+
+    def touched(self, state: ThirteensLayout, move: Discard) -> frozenset[str]:
+        return changed_places(self.picture(state), self.picture(self.apply(state, move)))
 
 
 # ---------------------------------------------------------------------------------------------
 # Families
 
 _OPTIONS = (
-    Option("piles", 5, "number of piles (the last 52 mod piles cards become grace cards)", (5, 6, 7)),
+    Option("piles", 5, "number of piles (the cards left over after the last full deal become grace cards)", (5, 6, 7)),
     Option("compulsory", True, "deal only when no discard is available (an available King counts)"),
     Option(
         "kings_first",
@@ -518,28 +630,53 @@ def build_thirteens(settings: Mapping[str, Any]) -> Thirteens:
     return Thirteens()
 
 
+_BARONESS_RULES = """\
+Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal one card face up onto each of P piles
+(default 5); the rest is the stock. The top card of each pile is available. Discard an available
+King alone, or two available cards from two different places (two piles, a pile and a grace
+card, or two grace cards) whose values total 13. A deal puts one card from the stock onto each
+pile, left to right, covering or filling it. When the stock holds fewer than P cards, those cards
+become grace cards at once (with the last full deal): laid face up beside the piles, each
+available, never dealt upon (5 piles: the last 2 cards). Won when every card is discarded.
+Score: cards not discarded (stock and grace cards included). The game ends when the stock is
+empty and no discard is available; only such ends are scored, so a reported line always runs
+to one, and the solver reports the fewest cards left that any line reaches.
+Choices made where the rules leave a point open:
+- Under compulsory, any available discard forbids dealing, a King alone included.
+- Under spaces, a move onto an empty pile is not a discard: it neither allows nor forbids
+  dealing, and it does not count as play left at the end. While cards remain to deal, a pile's
+  only card may move onto another empty pile (it changes which cards land on it).
+- Under beneath, a top card pairs only with the card directly under it in its own pile; such a
+  pair is an available discard, so under compulsory it forbids dealing.
+- Under kings_first the four Kings leave before the deal; the other 48 cards keep their order.
+Moves are written 'discard KH', 'discard 6C+7D' (lower value first), 'deal', 'move 9S to pile 3'
+(piles numbered from 1 at the left). A position is written
+'piles: 7H 2C / 8C / - / QD / 5S | grace: - | stock: 4C 9D ...' (each pile bottom card first,
+'-' for an empty pile, the stock next card first)."""
+
+_THIRTEENS_RULES = """\
+Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal ten cards face up into ten places (two rows
+of five); every card in the places is available. Discard a King alone or two cards whose values
+total 13. Each emptied place is refilled at once from the stock: 'discard A+B' refills A's place
+first, then B's, so both orders are legal moves (they may lead to different games). Once the
+stock is empty an emptied place stays empty. Won when every card is discarded. Score: cards not
+discarded (stock included); the game ends when no discard is available. Moves are written
+'discard KH', 'discard 6C+7D'. A position is written 'places: 7H / 2C / QD / ... | stock: 4C ...'
+(ten places, '-' for an empty one once the stock is out; the stock next card first)."""
+
 FAMILIES = (
     Family(
         name="baroness",
         summary="discard Kings alone and pairs totalling 13 from the tops of five piles (Five Piles, Thirteen)",
-        rules=(
-            "Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal one card face up onto each of P\n"
-            "piles (default 5); the rest is the stock. The top card of each pile is available.\n"
-            "Discard an available King alone, or two available cards from two different places\n"
-            "(two piles, a pile and a grace card, or two grace cards) whose values total 13. A deal\n"
-            "puts one card from the stock onto each pile, left to right, covering or filling it.\n"
-            "When the stock holds fewer than P cards, those cards become grace cards at once (with\n"
-            "the last full deal): laid face up beside the piles, each available, never dealt upon\n"
-            "(5 piles: the last 2 cards). Won when every card is discarded. Score: cards not\n"
-            "discarded (stock and grace cards included); the game ends when no discard is available\n"
-            "and no deal is left, and the solver reports the fewest cards left that any line reaches.\n"
-            "Moves are written 'discard KH', 'discard 6C+7D', 'deal', 'move 9S to pile 3' (piles\n"
-            "numbered from 1 at the left)."
-        ),
+        rules=_BARONESS_RULES,
         options=_OPTIONS,
         variants=(
             Variant("baroness", "the rules as above: 5 piles, compulsory discards, Kings discarded in play"),
-            Variant("baroness-classic", "the four Kings removed before the deal (Whitmore Jones 1890)", {"kings_first": True}),
+            Variant(
+                "baroness-classic",
+                "the four Kings removed before the deal (Whitmore Jones 1890)",
+                {"kings_first": True},
+            ),
             Variant(
                 "baroness-pysol",
                 "PySolFC game 657: deal at will, cards may move onto empty piles",
@@ -553,14 +690,7 @@ FAMILIES = (
     Family(
         name="thirteens",
         summary="discard Kings and pairs totalling 13 from ten places refilled from the stock (PySolFC 593)",
-        rules=(
-            "Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal ten cards face up into ten places\n"
-            "(two rows of five); every card in the places is available. Discard a King alone or two\n"
-            "cards whose values total 13. Each emptied place is refilled at once from the stock;\n"
-            "after a pair, the place of the card named first is refilled first, then its partner's.\n"
-            "Won when every card is discarded. Score: cards not discarded (stock included); the game\n"
-            "ends when no discard is available. Moves are written 'discard KH', 'discard 6C+7D'."
-        ),
+        rules=_THIRTEENS_RULES,
         options=(),
         variants=(Variant("thirteens", "PySolFC game 593 (Helsinki)"),),
         build=build_thirteens,

@@ -50,3 +50,10 @@ def _place_text(place: Place, marked: Collection[str], fanned: bool, width: int 
     if place.face_down:
         cards = (cards + " " if cards else "") + f"[{place.face_down} face down]"
     return f"{flag}{place.label:>{width}}: {cards or '-'}"
+
+
+def changed_places(before: Picture, after: Picture) -> frozenset[str]:
+    """The labels of the places in ``after`` that differ from the place of the same label in
+    ``before`` (or that ``before`` lacks): what a move between the two pictures touched."""
+    old = {place.label: place for row in before.rows for place in row}
+    return frozenset(place.label for row in after.rows for place in row if old.get(place.label) != place)

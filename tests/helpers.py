@@ -1,10 +1,47 @@
-"""Helpers shared by the test modules."""
+"""Helpers shared by the test modules: solving with a checked line, walking lines of play, and
+PySolFC's deal number 1 (the deal most tests start from)."""
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Iterator, Sequence
+from random import Random
+from typing import Any
 
-# --- from the Amazons family's tests (h-amazons); general, for any game ----------------------------
+from solver.replay import checked
+from solver.result import Limits, SearchResult
+from solver.search import depth_first
+
+#: PySolFC's deal number 1 (full deck, first dealt first), as ``patience deal GAME --seed 1`` prints it.
+PYSOL_DEAL_1 = (
+    "JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC KH 3H 2S KS 9D QD JS AS AH 3C 4C 5C TS QH 4H AC 4D "
+    "7S 3S TD 4S TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H"
+)
+
+
+def solve(game: Any, start: Any, limit: int | None = None) -> SearchResult[Any]:
+    """The depth-first search's result from ``start``, its line replayed through the rules."""
+    return checked(game, start, depth_first(game, start, Limits(max_nodes=limit)))
+
+
+def random_play(game: Any, state: Any, rng: Random, steps: int) -> Iterator[tuple[Any, Any]]:
+    """Up to ``steps`` random legal moves from ``state``: each (state, move played there), and
+    the last state with move None (where play stopped)."""
+    for _ in range(steps):
+        moves = game.moves(state)
+        if not moves:
+            break
+        move = rng.choice(moves)
+        yield state, move
+        state = game.apply(state, move)
+    yield state, None
+
+
+def states_along(game: Any, start: Any, line: Sequence[Any]) -> list[Any]:
+    """The states of a line of play, ``start`` first and the final state last."""
+    states = [start]
+    for move in line:
+        states.append(game.apply(states[-1], move))
+    return states
 
 
 def walk(game: Any, start: Any, choices: Sequence[int]) -> list[tuple[Any, Any]]:
@@ -22,11 +59,3 @@ def walk(game: Any, start: Any, choices: Sequence[int]) -> list[tuple[Any, Any]]
         state = game.apply(state, move)
     steps.append((state, None))
     return steps
-
-
-def states_along(game: Any, start: Any, line: Sequence[Any]) -> list[Any]:
-    """The states a line of moves passes through, ``start`` first and the last one's end last."""
-    states = [start]
-    for move in line:
-        states.append(game.apply(states[-1], move))
-    return states

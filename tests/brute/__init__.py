@@ -1,2 +1,2 @@
 """Independent brute forces, one module per game family: each written from the rules alone, with
-its own representation of cards and layouts, to check the rulesets and the search against."""
+its own representation of cards and layouts, so that agreement with a ruleset means something."""
