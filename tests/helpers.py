@@ -7,6 +7,9 @@ from collections.abc import Iterator
 from typing import Any
 
 
+# --- Accordion's additions (game-agnostic: any ruleset, any state) ---------------------------
+
+
 def reachable_states(game: Any, start: Any) -> set[Any]:
     """Every state the ruleset ``game`` reaches from ``start`` by legal moves (``start`` included)."""
     seen, todo = {start}, [start]
