@@ -15,7 +15,7 @@ import resource
 import sys
 from pathlib import Path
 
-from rulesets.accordion import OpenRow
+from rulesets.accordion import OpenAccordion as OpenRow
 from rulesets.cards import parse_cards
 from solver.replay import checked
 from solver.result import Limits, Verdict

@@ -1,72 +1,101 @@
 """Accordion and its historic variants: piles in a row merge onto a matching pile 1 or 3 to the left.
 
-Only each pile's top card matters for the future, so a layout is the tuple of top-card codes
+Only each pile's top card matters for the future, so a layout is the row of top-card codes
 (see :attr:`rulesets.cards.Card.code`), leftmost first. The default variant lets the player deal
 or move at any time; moves only look left, so that is the same as dealing the whole deck first
-(:class:`OpenRow`, shown equal to :class:`DealtRow` in the tests). The stricter variants deal one
-card at a time (:class:`DealtRow`).
+(:class:`OpenAccordion`, shown equal to :class:`DealtAccordion` in the tests). The stricter
+variants deal one card at a time (:class:`DealtAccordion`).
 """
 
 from __future__ import annotations
 
 import re
-from typing import Any, Mapping, NamedTuple, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
-from rulesets.cards import CARDS, Card, CardError, parse_card
+from rulesets.cards import MATCH, NAME, Card, CardError
 from rulesets.family import Family, Option, Variant
-from rulesets.notation import MoveError
+from rulesets.moves import DEAL, StockMove
+from rulesets.notation import (
+    MoveError,
+    PositionError,
+    cannot_read,
+    check_deal,
+    check_distinct,
+    describe_deal,
+    is_deal,
+    read_card,
+    read_card_list,
+    read_sections,
+    write_card_list,
+    write_sections,
+)
+from rulesets.picture import Picture, Place
 from solver.protocol import NO_SCORE
 
 SLIDE, LEAP = 1, 3
 _MAX_PILES = 52
+#: Piles drawn on one line of a picture: a full deck makes four lines.
+_PILES_PER_LINE = 13
 
 
-class Move(NamedTuple):
-    """Pile ``pile`` (0-based, left to right) goes onto the pile ``distance`` to its left;
-    distance 0 is dealing the next card of the stock."""
+class PileMove(NamedTuple):
+    """Pile ``pile`` (0-based, left to right) goes onto the pile ``distance`` (SLIDE or LEAP)
+    to its left."""
 
     pile: int
     distance: int
 
 
-DEAL = Move(-1, 0)
-_SLIDES = tuple(Move(i, SLIDE) for i in range(_MAX_PILES))
-_LEAPS = tuple(Move(i, LEAP) for i in range(_MAX_PILES))
-#: MATCH[a][b]: cards with codes a and b share suit or rank.
-MATCH: tuple[tuple[bool, ...], ...] = tuple(
-    tuple(a.suit == b.suit or a.rank == b.rank for b in CARDS) for a in CARDS
-)
+_SLIDES = tuple(PileMove(i, SLIDE) for i in range(_MAX_PILES))
+_LEAPS = tuple(PileMove(i, LEAP) for i in range(_MAX_PILES))
 
 
-def _name(code: int) -> str:
-    return str(CARDS[code])
-
-
-def _render_row(row: Sequence[int]) -> str:
-    return " ".join(_name(code) for code in row)
-
-
-def _describe(row: Sequence[int], move: Move) -> str:
+def _describe(row: bytes, move: PileMove) -> str:
     kind = "slide" if move.distance == SLIDE else "leap"
-    return f"{_name(row[move.pile])} -> {_name(row[move.pile - move.distance])} ({kind})"
+    return f"{NAME[row[move.pile]]} -> {NAME[row[move.pile - move.distance]]} ({kind})"
 
 
 _MOVE_TEXT = re.compile(r"^\s*(\S+)\s*->\s*(\S+)\s*(?:\((slide|leap)\))?\s*$", re.IGNORECASE)
 
 
-def _parse_pile_move(row: Sequence[int], text: str) -> Move:
+def _parse_pile_move(row: bytes, text: str, examples: str) -> PileMove:
+    """The pile move written as ``text`` (``4D -> 4S (leap)``; the kind in brackets may be left out)."""
     found = _MOVE_TEXT.match(text)
     if not found:
-        raise MoveError(f"cannot read move {text.strip()!r}: write e.g. '4D -> 4S (leap)' or 'deal'")
-    moving, target = parse_card(found.group(1)).code, parse_card(found.group(2)).code
+        raise cannot_read(text, examples)
+    moving, target = read_card(found.group(1), text), read_card(found.group(2), text)
     for code in (moving, target):
         if code not in row:
-            raise MoveError(f"move {text.strip()!r}: {_name(code)} is not the top of a pile")
+            raise MoveError(f"move {text.strip()!r}: {NAME[code]} is not the top of a pile")
     pile, onto = row.index(moving), row.index(target)
     kind = found.group(3)
     if kind and {"slide": SLIDE, "leap": LEAP}[kind.lower()] != pile - onto:
-        raise MoveError(f"move {text.strip()!r}: {_name(target)} is not a {kind.lower()} away from {_name(moving)}")
-    return Move(pile, pile - onto)
+        raise MoveError(f"move {text.strip()!r}: {NAME[target]} is not a {kind.lower()} away from {NAME[moving]}")
+    return PileMove(pile, pile - onto)
+
+
+def _row_places(row: bytes) -> list[tuple[Place, ...]]:
+    """The piles as places labelled 1, 2, ... (each shows its top card), 13 to a line."""
+    places = [Place(str(pile), (code,)) for pile, code in enumerate(row, 1)]
+    return [tuple(places[start : start + _PILES_PER_LINE]) for start in range(0, len(places), _PILES_PER_LINE)]
+
+
+def _pile_touched(move: PileMove) -> frozenset[str]:
+    """A pile move changes the pile it lands on; the piles right of the moving one only shift left."""
+    return frozenset({str(move.pile - move.distance + 1)})
+
+
+def _read_row_and_stock(text: str, stock_required: bool) -> tuple[list[int], list[int]]:
+    """The row (at least one card) and the stock of a position, all cards distinct."""
+    required, optional = (["row", "stock"], []) if stock_required else (["row"], ["stock"])
+    found = read_sections(text, "Accordion", required, optional)
+    row = read_card_list(found["row"], "row")
+    if not row:
+        raise PositionError("the Accordion position's row is empty: write at least one pile's top card")
+    stock = read_card_list(found.get("stock", ""), "stock")
+    check_distinct(row + stock, "Accordion")
+    return row, stock
 
 
 #: Card code -> its bit in a set of cards laid out rank-major: rank r's four suits (CDHS) are the
@@ -109,19 +138,6 @@ def _chunk_links() -> tuple[int, ...]:
 _CHUNK_LINKS = _chunk_links()
 
 
-def connected_groups(cards: int) -> int:
-    """How many groups the cards form when cards sharing suit or rank are linked (transitively).
-
-    Groups never join again: a move only covers a card, and covered cards never return. So this
-    is a lower bound on the piles left, and a proof of loss once it exceeds one. Four table
-    look-ups, one per four ranks, give which suits are present and which pairs share a rank.
-    """
-    return _GROUPS[
-        _CHUNK_LINKS[cards & 0xFFFF] | _CHUNK_LINKS[cards >> 16 & 0xFFFF]
-        | _CHUNK_LINKS[cards >> 32 & 0xFFFF] | _CHUNK_LINKS[cards >> 48]
-    ]
-
-
 #: Card code -> a byte of suit (high nibble) and rank (low nibble), neither zero.
 _NIBBLES = bytes((code // 13 + 1) << 4 | (code % 13 + 1) for code in range(52)) + bytes(256 - 52)
 #: For a row of n cards, twice over (leaps above slides): 0x0F in each of 2n bytes, and 0x10 (the
@@ -146,24 +162,29 @@ def _cover(covered: int, moving: int) -> bytes:
 _COVER = tuple(tuple(_cover(covered, moving) for moving in range(52)) for covered in range(52))
 _ALONE = tuple(bytes((code,)) for code in range(52))
 
-#: A layout of the open row: the top-card codes left to right (bytes: compact, and already the
-#: layout key), and the same cards as a bit set for the connectivity bound.
-OpenLayout = tuple[bytes, int]
+#: A state of the open row: the top-card codes left to right (bytes: compact, and already the
+#: layout key), and the same cards as a rank-major bit set (see _CARD_BIT) for the connectivity
+#: bound. The bit set follows from the row, so reading a position recomputes it.
+OpenAccordionState = tuple[bytes, int]
 
 
-class OpenRow:
+class OpenAccordion:
     """Default Accordion with the whole deck dealt: the player moves at will, any legal move.
 
-    The bound on piles left is :func:`connected_groups`.
+    The bound on piles left is the number of groups the row's cards form (see :meth:`lower_bound`).
     """
 
-    def start(self, deal: Sequence[Card]) -> OpenLayout:
+    def start(self, deal: Sequence[Card]) -> OpenAccordionState:
         row = bytes(card.code for card in deal)
         if len(set(row)) != len(row):
             raise CardError("an Accordion deal holds each card at most once")
+        return self._state(row)
+
+    @staticmethod
+    def _state(row: bytes) -> OpenAccordionState:
         return row, sum(_CARD_BIT[code] for code in row)
 
-    def moves(self, layout: OpenLayout) -> list[Move]:
+    def moves(self, state: OpenAccordionState) -> list[PileMove]:
         """Leaps first, then slides, each leftmost first: the order that found wins soonest on
         the reference deals (see benchmarks/accordion_reference.py).
 
@@ -174,7 +195,7 @@ class OpenRow:
         the top. Rows with few moves, the common case deep in a search, cost a handful of
         integer operations instead of a loop over every pile.
         """
-        row = layout[0]
+        row = state[0]
         size = len(row)
         cards = int.from_bytes(row.translate(_NIBBLES), "big")
         low, marks = _LOW_NIBBLES[size], _MARKS[size]
@@ -189,50 +210,71 @@ class OpenRow:
                 same ^= 1 << top
         return found
 
-    def apply(self, layout: OpenLayout, move: Move) -> OpenLayout:
+    def apply(self, state: OpenAccordionState, move: PileMove) -> OpenAccordionState:
         """One C call for slides and leaps alike: the row's cards are distinct, so deleting the
         moving card and mapping the covered card to it is the move."""
-        row, cards = layout
+        row, cards = state
         pile, distance = move
         covered, moving = row[pile - distance], row[pile]
         return row.translate(_COVER[covered][moving], _ALONE[moving]), cards ^ _CARD_BIT[covered]
 
-    def is_won(self, layout: OpenLayout) -> bool:
-        return len(layout[0]) == 1
+    def is_won(self, state: OpenAccordionState) -> bool:
+        return len(state[0]) == 1
 
-    def key(self, layout: OpenLayout) -> bytes:
-        return layout[0]
+    def key(self, state: OpenAccordionState) -> bytes:
+        return state[0]
 
-    def score(self, layout: OpenLayout) -> int:
-        return len(layout[0])
+    def score(self, state: OpenAccordionState) -> int:
+        return len(state[0])
 
     @staticmethod
-    def lower_bound(layout: OpenLayout) -> int:
-        """:func:`connected_groups`, inlined: it is computed for nearly every state the search meets."""
-        cards = layout[1]
+    def lower_bound(state: OpenAccordionState) -> int:
+        """How many groups the row's cards form when cards sharing suit or rank are linked
+        (transitively).
+
+        Groups never join again: a move only covers a card, and covered cards never return. So
+        this is a lower bound on the piles left, and a proof of loss once it exceeds one. Four
+        table look-ups, one per four ranks, give which suits are present and which pairs share a
+        rank. Written out here rather than called: it runs for nearly every state the search meets.
+        """
+        cards = state[1]
         return _GROUPS[
             _CHUNK_LINKS[cards & 0xFFFF] | _CHUNK_LINKS[cards >> 16 & 0xFFFF]
             | _CHUNK_LINKS[cards >> 32 & 0xFFFF] | _CHUNK_LINKS[cards >> 48]
         ]
 
-    def describe_move(self, layout: OpenLayout, move: Move) -> str:
-        return _describe(layout[0], move)
+    def describe_move(self, state: OpenAccordionState, move: PileMove) -> str:
+        return _describe(state[0], move)
 
-    def parse_move(self, layout: OpenLayout, text: str) -> Move:
-        return _parse_pile_move(layout[0], text)
+    def parse_move(self, state: OpenAccordionState, text: str) -> PileMove:
+        return _parse_pile_move(state[0], text, "'4D -> 4S (leap)'")
 
-    def render(self, layout: OpenLayout) -> str:
-        return _render_row(layout[0])
+    def picture(self, state: OpenAccordionState) -> Picture:
+        return Picture(tuple(_row_places(state[0])))
+
+    def touched(self, state: OpenAccordionState, move: PileMove) -> frozenset[str]:
+        return _pile_touched(move)
+
+    def write_position(self, state: OpenAccordionState) -> str:
+        """``row: 8C 7H ...``: the piles' top cards, left to right."""
+        return write_sections([("row", write_card_list(state[0]))])
+
+    def read_position(self, text: str) -> OpenAccordionState:
+        """A row of distinct top cards; a ``stock`` section, if given, is dealt onto its end
+        (dealing at will is the same as dealing everything first)."""
+        row, stock = _read_row_and_stock(text, stock_required=False)
+        return self._state(bytes(row + stock))
 
 
-class Dealt(NamedTuple):
-    """A layout dealt one card at a time: the row of top-card codes and the undealt stock."""
+class DealtAccordionState(NamedTuple):
+    """Accordion dealt one card at a time: the row of top-card codes and the undealt stock
+    (next card first)."""
 
     row: bytes
     stock: bytes
 
 
-class DealtRow:
+class DealtAccordion:
     """Accordion dealt one card at a time, under any combination of the historic rule options."""
 
     def __init__(
@@ -247,11 +289,11 @@ class DealtRow:
         self.leap_only_without_slide = leap_only_without_slide
         self.leftmost = order == "leftmost"
 
-    def start(self, deal: Sequence[Card]) -> Dealt:
+    def start(self, deal: Sequence[Card]) -> DealtAccordionState:
         codes = bytes(card.code for card in deal)
-        return Dealt(codes[:1], codes[1:])
+        return DealtAccordionState(codes[:1], codes[1:])
 
-    def pile_moves(self, row: bytes) -> list[Move]:
+    def pile_moves(self, row: bytes) -> list[PileMove]:
         """The pile moves the options allow, before compulsion decides whether dealing is open."""
         slides, leaps = [], []
         for pile in range(1, len(row)):
@@ -270,26 +312,27 @@ class DealtRow:
                 return found[:1]
         return found
 
-    def moves(self, state: Dealt) -> list[Move]:
-        found = self.pile_moves(state.row)
+    def moves(self, state: DealtAccordionState) -> list[PileMove | StockMove]:
+        found: list[PileMove | StockMove] = list(self.pile_moves(state.row))
         if state.stock and not (found and self.compulsory):
             found.append(DEAL)
         return found
 
-    def apply(self, state: Dealt, move: Move) -> Dealt:
+    def apply(self, state: DealtAccordionState, move: PileMove | StockMove) -> DealtAccordionState:
         row, stock = state
-        if move.distance == 0:
-            return Dealt(row + stock[:1], stock[1:])
+        if move is DEAL:
+            return DealtAccordionState(row + stock[:1], stock[1:])
+        assert isinstance(move, PileMove), move
         pile, onto = move.pile, move.pile - move.distance
-        return Dealt(row[:onto] + row[pile : pile + 1] + row[onto + 1 : pile] + row[pile + 1 :], stock)
+        return DealtAccordionState(row[:onto] + row[pile : pile + 1] + row[onto + 1 : pile] + row[pile + 1 :], stock)
 
-    def is_won(self, state: Dealt) -> bool:
+    def is_won(self, state: DealtAccordionState) -> bool:
         return len(state.row) == 1 and not state.stock
 
-    def key(self, state: Dealt) -> bytes:
+    def key(self, state: DealtAccordionState) -> bytes:
         return state.row + b"|" + state.stock
 
-    def score(self, state: Dealt) -> int:
+    def score(self, state: DealtAccordionState) -> int:
         """Piles at the end of the game, or NO_SCORE where it cannot end: every variant ends only
         with the whole deck dealt (so a reported line always deals the last card), and under
         ``compulsory`` only when no move is left either."""
@@ -297,26 +340,37 @@ class DealtRow:
             return NO_SCORE
         return len(state.row)
 
-    def lower_bound(self, state: Dealt) -> int:
+    def lower_bound(self, state: DealtAccordionState) -> int:
         return 1
 
-    def describe_move(self, state: Dealt, move: Move) -> str:
-        if move.distance == 0:
-            return f"deal {_name(state.stock[0])}"
+    def describe_move(self, state: DealtAccordionState, move: PileMove | StockMove) -> str:
+        if move is DEAL:
+            return describe_deal(state.stock[0])
+        assert isinstance(move, PileMove), move
         return _describe(state.row, move)
 
-    def parse_move(self, state: Dealt, text: str) -> Move:
-        words = text.split()
-        if words and words[0].lower() == "deal":
-            if len(words) > 2:
-                raise MoveError(f"cannot read move {text.strip()!r}: write 'deal' or e.g. 'deal 7H'")
-            if len(words) == 2 and state.stock and parse_card(words[1]).code != state.stock[0]:
-                raise MoveError(f"move {text.strip()!r}: the next card of the stock is not {words[1]}")
+    def parse_move(self, state: DealtAccordionState, text: str) -> PileMove | StockMove:
+        if is_deal(text):
+            check_deal(text, state.stock[0] if state.stock else None)
             return DEAL
-        return _parse_pile_move(state.row, text)
+        return _parse_pile_move(state.row, text, "'4D -> 4S (leap)' or 'deal'")
 
-    def render(self, state: Dealt) -> str:
-        return _render_row(state.row) + f"   [stock: {len(state.stock)}]"
+    def picture(self, state: DealtAccordionState) -> Picture:
+        return Picture((*_row_places(state.row), (Place("stock", face_down=len(state.stock)),)))
+
+    def touched(self, state: DealtAccordionState, move: PileMove | StockMove) -> frozenset[str]:
+        if move is DEAL:
+            return frozenset({str(len(state.row) + 1), "stock"})
+        assert isinstance(move, PileMove), move
+        return _pile_touched(move)
+
+    def write_position(self, state: DealtAccordionState) -> str:
+        """``row: 8C 7H | stock: 2D 9S ...``: the piles' top cards, then the cards still to deal."""
+        return write_sections([("row", write_card_list(state.row)), ("stock", write_card_list(state.stock))])
+
+    def read_position(self, text: str) -> DealtAccordionState:
+        row, stock = _read_row_and_stock(text, stock_required=True)
+        return DealtAccordionState(bytes(row), bytes(stock))
 
 
 _OPTIONS = (
@@ -333,11 +387,11 @@ _OPTIONS = (
 )
 
 
-def build(settings: Mapping[str, Any]) -> OpenRow | DealtRow:
+def build(settings: Mapping[str, Any]) -> OpenAccordion | DealtAccordion:
     """The default rules play on the open row; any stricter option deals one card at a time."""
     if not any(settings[o.name] != o.default for o in _OPTIONS):
-        return OpenRow()
-    return DealtRow(**settings)
+        return OpenAccordion()
+    return DealtAccordion(**settings)
 
 
 FAMILIES = (
@@ -345,11 +399,29 @@ FAMILIES = (
         name="accordion",
         summary="merge piles onto a matching pile one or three to the left until one pile is left",
         rules=(
-            "Deal the 52 cards left to right, each starting a new pile. A pile (whole) may go onto\n"
-            "the pile immediately to its left (slide) or three to its left (leap) when their top\n"
-            "cards share suit or rank; gaps close. Won when the whole deck is in one pile. Score:\n"
-            "piles left (lower is better; Sheinwold counts 5 or fewer as a win). The solver reports\n"
-            "the minimal pile count reachable (1 when solvable)."
+            "Deal the 52 cards left to right, each starting a new pile. A pile (whole) may go onto the\n"
+            "pile immediately to its left (a slide) or three to its left (a leap) when their top cards\n"
+            "share suit or rank; gaps close. Won when the whole deck is in one pile. Score: piles left\n"
+            "(lower is better; Sheinwold counts 5 or fewer as a win). The solver reports the minimal pile\n"
+            "count reachable (1 when solvable).\n"
+            "\n"
+            "Moves are written '4D -> 4S (leap)': the pile topped by 4D goes onto the pile topped by 4S,\n"
+            "three to its left ('slide': its neighbour). Where cards are dealt one at a time, 'deal 7H'\n"
+            "deals the next card.\n"
+            "\n"
+            "Choices made where the rules leave a point open:\n"
+            "- With every option at its default the player deals or moves at will. Moves only look left,\n"
+            "  so that is the same as dealing the whole deck first: the solver plays on the whole row.\n"
+            "  Only each pile's top card matters from then on, so a position is the row of top cards.\n"
+            "- With any option set, cards are dealt one at a time (a position also holds the cards still\n"
+            "  to deal) and the options combine freely. Such a game ends only with the whole deck dealt,\n"
+            "  so a reported line always deals the last card; under compulsory it ends only when no move\n"
+            "  is left either, and the minimal pile count is over those ends.\n"
+            "- With compulsory=no but nearest or leap_only_without_slide on, the player may still move\n"
+            "  after the last card is dealt, and may stop at any point once the deck is out.\n"
+            "- order=leftmost with compulsory=no: leftmost decides which pile move is offered; dealing\n"
+            "  is still offered beside it.\n"
+            "- 'A move is available' under compulsory means any move the other options allow."
         ),
         options=_OPTIONS,
         variants=(

@@ -1,24 +1,29 @@
-"""Accordion's historic variants (Idle Year, Parlett, self-working) and every option combination.
+"""Accordion's historic variants (Idle Year, Parlett, self-working), every option combination, and
+every variant's positions and pictures.
 
-The brute force here is separate from rulesets.accordion and from tests/accordion_brute.py: a
-layout is whole piles of card strings plus the undealt stock, cards are dealt one at a time, and
-the options are applied as RULES.md words them. It enumerates every reachable state.
+The brute force (tests/brute/accordion.py) is separate from rulesets.accordion: a layout is whole
+piles of card names plus the undealt stock, cards are dealt one at a time, and the options are
+applied as the rules word them. It enumerates every reachable state.
 """
 
 from __future__ import annotations
 
-import itertools
 import json
-from typing import NamedTuple
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from brute.accordion import (
+    COMBINATIONS, Rules, choices, end_layouts, ended, open_row_layouts, opening, play, self_working,
+)
+from helpers import random_steps, reachable_states
+from hypothesis import example, given, settings, strategies as st
 from typer.testing import CliRunner
 
 from rulesets import families
-from rulesets.accordion import DealtRow, OpenRow
-from rulesets.cards import CARDS, parse_cards
+from rulesets.accordion import DealtAccordion, DealtAccordionState, OpenAccordion
+from rulesets.cards import CARDS, NAME, parse_cards
 from rulesets.deals import seeded_deal
+from rulesets.moves import DEAL
+from rulesets.notation import PositionError
 from solver.cli import app
 from solver.protocol import NO_SCORE
 from solver.replay import replay
@@ -27,125 +32,8 @@ from solver.search import depth_first
 
 FAMILY = families()["accordion"]
 VARIANTS = ("idle-year", "parlett", "self-working")
-
-
-class Rules(NamedTuple):
-    compulsory: bool
-    nearest: bool
-    leap_only_without_slide: bool
-    order: str
-
-
-#: All 2*2*2*2 option settings.
-COMBINATIONS = [Rules(*values) for values in itertools.product((False, True), (False, True), (False, True), ("choice", "leftmost"))]
+DEFAULT = Rules(False, False, False, "choice")
 COMPULSORY = [rules for rules in COMBINATIONS if rules.compulsory]
-
-
-def combo_id(rules: Rules) -> str:
-    on = [name for name, value in rules._asdict().items() if value is True] + [rules.order]
-    return "+".join(on)
-
-
-# --- the brute force: whole piles, rules as written -------------------------------------------
-
-def same(a: str, b: str) -> bool:
-    """Two cards match when they share rank or suit ('7H' and '7C', '7H' and 'KH')."""
-    return a[0] == b[0] or a[1] == b[1]
-
-
-def pile_moves(piles, rules: Rules) -> list:
-    """(pile index, 1 for a slide or 3 for a leap) that the options allow."""
-    slides = [i for i in range(1, len(piles)) if same(piles[i][-1], piles[i - 1][-1])]
-    leaps = [i for i in range(3, len(piles)) if same(piles[i][-1], piles[i - 3][-1])]
-    if rules.leap_only_without_slide and slides:
-        leaps = []  # a leap is legal only when no slide is available anywhere in the row
-    if rules.nearest:
-        leaps = [i for i in leaps if i not in slides]  # a pile that can slide must slide
-    found = [(i, 1) for i in slides] + [(i, 3) for i in leaps]
-    if rules.order == "leftmost" and found:
-        first = min(i for i, _ in found)  # the leftmost pile that can move: a slide if it can
-        found = [(first, 1) if first in slides else (first, 3)]
-    return found
-
-
-def choices(state, rules: Rules) -> list:
-    """The player's options: allowed pile moves, and 'deal' unless compulsion forbids it."""
-    piles, stock = state
-    found = pile_moves(piles, rules)
-    if stock and not (rules.compulsory and found):
-        found.append("deal")
-    return found
-
-
-def play(state, choice):
-    piles, stock = state
-    if choice == "deal":
-        return piles + ((stock[0],),), stock[1:]
-    i, distance = choice
-    j = i - distance
-    return piles[:j] + (piles[j] + piles[i],) + piles[j + 1 : i] + piles[i + 1 :], stock
-
-
-def ended(state, rules: Rules) -> bool:
-    """The game may end here: the whole deck dealt and, if moves are compulsory, none left."""
-    piles, stock = state
-    return not stock and not (rules.compulsory and pile_moves(piles, rules))
-
-
-def opening(cards: list[str]):
-    return ((cards[0],),), tuple(cards[1:])
-
-
-def reachable(cards: list[str], rules: Rules) -> set:
-    seen, todo = {opening(cards)}, [opening(cards)]
-    while todo:
-        state = todo.pop()
-        for choice in choices(state, rules):
-            after = play(state, choice)
-            if after not in seen:
-                seen.add(after)
-                todo.append(after)
-    return seen
-
-
-def end_layouts(cards: list[str], rules: Rules) -> set:
-    """Every layout (whole piles) in which the game ends."""
-    return {state[0] for state in reachable(cards, rules) if ended(state, rules)}
-
-
-def open_row_layouts(cards: list[str]) -> set:
-    """Every layout reachable with the whole deck laid out first, moving at will."""
-    start = tuple((card,) for card in cards)
-    seen, todo = {start}, [start]
-    while todo:
-        piles = todo.pop()
-        for i in range(1, len(piles)):
-            for j in (i - 1, i - 3):
-                if j >= 0 and same(piles[i][-1], piles[j][-1]):
-                    after = piles[:j] + (piles[j] + piles[i],) + piles[j + 1 : i] + piles[i + 1 :]
-                    if after not in seen:
-                        seen.add(after)
-                        todo.append(after)
-    return seen
-
-
-def self_working(cards: list[str]) -> list[list[str]]:
-    """The self-working game as a plain loop: deal a card, then while anything can move, move the
-    leftmost pile that can slide, or (no slide anywhere) the leftmost pile that can leap."""
-    piles: list[list[str]] = []
-    for card in cards:
-        piles.append([card])
-        while True:
-            slides = [i for i in range(1, len(piles)) if same(piles[i][-1], piles[i - 1][-1])]
-            leaps = [i for i in range(3, len(piles)) if same(piles[i][-1], piles[i - 3][-1])]
-            if slides:
-                i, j = slides[0], slides[0] - 1
-            elif leaps:
-                i, j = leaps[0], leaps[0] - 3
-            else:
-                break
-            piles[j].extend(piles.pop(i))
-    return piles
 
 
 # --- helpers joining the engine to the brute force -------------------------------------------
@@ -159,19 +47,15 @@ def tops(piles) -> tuple[str, ...]:
 
 
 def engine_row(row) -> tuple[str, ...]:
-    return tuple(str(CARDS[code]) for code in row)
-
-
-def names_of_stock(state) -> tuple[str, ...]:
-    return engine_row(state.stock)
+    return tuple(NAME[code] for code in row)
 
 
 def as_choice(move):
-    return "deal" if move.distance == 0 else (move.pile, move.distance)
+    return "deal" if move is DEAL else (move.pile, move.distance)
 
 
 def build(rules: Rules):
-    """The ruleset a user gets for these option values (OpenRow when every option is off)."""
+    """The ruleset a user gets for these option values (OpenAccordion when every option is off)."""
     return FAMILY.build(rules._asdict())
 
 
@@ -179,39 +63,18 @@ def preset(variant: str) -> Rules:
     return Rules(**FAMILY.settings(variant))
 
 
-def shown(game, state) -> tuple[str, ...]:
-    """The top cards left to right as the ruleset draws them (its state form is its own)."""
-    return tuple(game.render(state).split("[", 1)[0].split())
+def row_and_stock(state) -> tuple[bytes, bytes]:
+    """The top cards and the undealt stock of either ruleset's state (the open row has no stock)."""
+    return (state.row, state.stock) if isinstance(state, DealtAccordionState) else (state[0], b"")
 
 
 def engine_end_rows(game, start) -> set:
     """Top cards of every reachable engine state where the game has ended."""
-    seen, todo, ends = {start}, [start], set()
-    while todo:
-        state = todo.pop()
-        if not state.stock and game.score(state) != NO_SCORE:
-            ends.add(engine_row(state.row))
-        for move in game.moves(state):
-            after = game.apply(state, move)
-            if after not in seen:
-                seen.add(after)
-                todo.append(after)
-    return ends
-
-
-def default_layouts(cards) -> set:
-    """Top cards of every layout the default variant (as the family builds it) reaches."""
-    game = build(Rules(False, False, False, "choice"))
-    start = game.start(cards)
-    seen, todo = {start}, [start]
-    while todo:
-        current = todo.pop()
-        for move in game.moves(current):
-            after = game.apply(current, move)
-            if after not in seen:
-                seen.add(after)
-                todo.append(after)
-    return {shown(game, state) for state in seen}
+    return {
+        engine_row(state.row)
+        for state in reachable_states(game, start)
+        if not state.stock and game.score(state) != NO_SCORE
+    }
 
 
 def small_decks(max_size: int = 10):
@@ -232,17 +95,17 @@ def test_every_combination_agrees_with_brute_force_state_by_state(cards):
     every reachable state, the same layouts, NO_SCORE exactly where a dealt-out game cannot end,
     and the same set of end layouts."""
     for rules in COMBINATIONS:
-        game = DealtRow(**rules._asdict())
+        game = DealtAccordion(**rules._asdict())
         start = opening(names(cards))
         pairs, todo = {start: game.start(cards)}, [start]
         while todo:
             state = todo.pop()
             mine = pairs[state]
-            assert engine_row(mine.row) == tops(state[0]) and names_of_stock(mine) == state[1]
+            assert engine_row(mine.row) == tops(state[0]) and engine_row(mine.stock) == state[1]
             moves = game.moves(mine)
             assert sorted(map(as_choice, moves), key=str) == sorted(choices(state, rules), key=str), (rules, state)
             if rules.order == "leftmost":
-                assert sum(move.distance != 0 for move in moves) <= 1
+                assert sum(move is not DEAL for move in moves) <= 1
             if not state[1]:
                 expected = len(state[0]) if ended(state, rules) else NO_SCORE
                 assert game.score(mine) == expected, (rules, state)
@@ -269,7 +132,7 @@ def test_every_combination_verdict_and_min_piles_equal_brute_force(cards):
         result = depth_first(game, start)
         assert result.best_score == best, rules
         assert result.verdict is (Verdict.WON if best == 1 else Verdict.LOST)
-        if isinstance(game, DealtRow):  # its line is legal under the brute force's rules too
+        if isinstance(game, DealtAccordion):  # its line is legal under the brute force's rules too
             state = opening(names(cards))
             for move in result.best_line:
                 assert as_choice(move) in choices(state, rules), (rules, state, move)
@@ -279,22 +142,14 @@ def test_every_combination_verdict_and_min_piles_equal_brute_force(cards):
             assert replay(game, start, result.best_line).illegal_at is None
 
 
-# The next test depends on /tmp/dealtrow.patch (see the report of issue 3): without it, DealtRow
-# with compulsory=no scores a state with cards still in the stock as if they were dealt with no
-# further move, so the reported best line can stop before the last card is dealt — it reaches the
-# minimal score but not an end of the game ("the game ends with the deck dealt"). Once the patch
-# is applied the condition below is False and the test runs normally.
-_UNDEALT = DealtRow(nearest=True)
-NEEDS_DEALTROW_PATCH = _UNDEALT.score(_UNDEALT.start(parse_cards("AS 2H"))) != NO_SCORE
-
-
-@pytest.mark.xfail(NEEDS_DEALTROW_PATCH, reason="DealtRow scores states with an undealt stock; see /tmp/dealtrow.patch", strict=True)
 @settings(max_examples=60)
 @given(small_decks(9))
 def test_every_best_line_is_a_whole_game_ending_at_the_minimal_pile_count(cards):
+    """A dealt game ends only with its deck dealt out: the best line deals the last card, and no
+    state with cards still to deal has a score."""
     for rules in COMBINATIONS:
         game = build(rules)
-        if isinstance(game, OpenRow):
+        if isinstance(game, OpenAccordion):
             continue  # the open row has no stock: every layout is an end
         start = game.start(cards)
         result = depth_first(game, start)
@@ -303,29 +158,23 @@ def test_every_best_line_is_a_whole_game_ending_at_the_minimal_pile_count(cards)
             assert as_choice(move) in choices(state, rules), (rules, state, move)
             state = play(state, as_choice(move))
         assert ended(state, rules) and len(state[0]) == result.best_score, rules
-        seen, todo = {start}, [start]
-        while todo:
-            current = todo.pop()
+        for current in reachable_states(game, start):
             if current.stock:
-                assert game.score(current) == NO_SCORE, (rules, current)  # cards still to deal: no end
-            for move in game.moves(current):
-                after = game.apply(current, move)
-                if after not in seen:
-                    seen.add(after)
-                    todo.append(after)
+                assert game.score(current) == NO_SCORE, (rules, current)
 
 
-# --- the properties of the issue ---------------------------------------------------------------
+# --- the variants' properties -------------------------------------------------------------------
 
 @settings(max_examples=100)
 @given(small_decks())
 def test_compulsory_outcomes_are_a_subset_of_the_default_variants(cards):
     """Every layout a compulsory variant can end in is reachable in the default game, so its
     minimal pile count is never lower."""
-    default = default_layouts(cards)
+    game = build(DEFAULT)
+    default = {engine_row(state[0]) for state in reachable_states(game, game.start(cards))}
     default_best = min(len(row) for row in default)
     for rules in COMPULSORY:
-        game = DealtRow(**rules._asdict())
+        game = DealtAccordion(**rules._asdict())
         ends = engine_end_rows(game, game.start(cards))
         assert ends and ends <= default, rules
         assert min(len(row) for row in ends) >= default_best
@@ -344,17 +193,16 @@ def test_self_working_is_the_plain_simulation(cards):
     while game.moves(state):
         assert len(game.moves(state)) == 1
         state = game.apply(state, game.moves(state)[0])
-    assert engine_row(state.row) == tuple(pile[-1] for pile in expected) and not state.stock
+    assert engine_row(state.row) == tops(expected) and not state.stock
     assert replay(game, game.start(cards), result.best_line).final == state
 
 
 @settings(max_examples=60)
 @given(small_decks(9))
 def test_default_dealt_one_at_a_time_reaches_exactly_the_open_rows_layouts(cards):
-    """RULES.md: dealing at will is the same as dealing everything first. Shown here on whole piles
-    with the brute force (tests/test_accordion.py shows it for the engine's two classes)."""
-    rules = Rules(False, False, False, "choice")
-    assert end_layouts(names(cards), rules) == open_row_layouts(names(cards))
+    """Dealing at will is the same as dealing everything first: shown here on whole piles with the
+    brute force (tests/test_accordion.py shows it for the engine's two classes)."""
+    assert end_layouts(names(cards), DEFAULT) == open_row_layouts(names(cards))
 
 
 # --- full deals: the variants against each other and the default -------------------------------
@@ -371,6 +219,7 @@ def test_variants_on_seeded_deals_replay_in_the_open_row_and_nest(seed):
     only look left); the stricter the rules, the higher the minimum: self-working >= idle-year
     >= parlett >= default."""
     deal = seeded_deal(seed)
+    open_row = OpenAccordion()
     best = {}
     for variant in VARIANTS:
         game, start, result = solved(variant, deal)
@@ -378,24 +227,147 @@ def test_variants_on_seeded_deals_replay_in_the_open_row_and_nest(seed):
         final = replay(game, start, result.best_line)
         assert final.illegal_at is None and not final.final.stock and not game.moves(final.final)
         assert len(final.final.row) == result.best_score
-        pile_moves_only = [move for move in result.best_line if move.distance != 0]
-        open_replay = replay(OpenRow(), OpenRow().start(deal), pile_moves_only)
-        assert open_replay.illegal_at is None and shown(OpenRow(), open_replay.final) == engine_row(final.final.row)
+        pile_moves_only = [move for move in result.best_line if move is not DEAL]
+        open_replay = replay(open_row, open_row.start(deal), pile_moves_only)
+        assert open_replay.illegal_at is None and open_replay.final[0] == final.final.row
         best[variant] = result.best_score
     assert best["self-working"] >= best["idle-year"] >= best["parlett"]
-    open_result = depth_first(OpenRow(), OpenRow().start(deal), Limits(max_nodes=300_000))
+    open_result = depth_first(open_row, open_row.start(deal), Limits(max_nodes=300_000))
     if open_result.verdict is not Verdict.UNKNOWN:
         assert best["parlett"] >= open_result.best_score
 
 
 def test_variant_minima_agree_with_brute_force_on_a_full_deal():
-    """On 52 cards too, for the two variants with choices (seed 7 as in the issue's example)."""
+    """On 52 cards too, for the two variants with choices (seed 7)."""
     deal = seeded_deal(7)
     for variant in ("idle-year", "parlett"):
-        rules = preset(variant)
-        ends = end_layouts(names(deal), rules)
+        ends = end_layouts(names(deal), preset(variant))
         _, _, result = solved(variant, deal)
         assert result.best_score == min(len(piles) for piles in ends), variant
+
+
+# --- positions, pictures and move texts, every option combination ---------------------------
+
+def check_picture(game, state) -> set[str]:
+    """The picture holds exactly the state's cards: the piles' top cards face up, labelled 1, 2, ...
+    13 to a line, and for a dealt game the stock face down. Returns the picture's labels."""
+    row, stock = row_and_stock(state)
+    places = [place for line in game.picture(state).rows for place in line]
+    piles = [place for place in places if place.label != "stock"]
+    assert [place.cards for place in piles] == [(code,) for code in row]
+    assert [place.label for place in piles] == [str(pile) for pile in range(1, len(row) + 1)]
+    assert all(place.face_down == 0 for place in piles)
+    assert all(len(line) <= 13 for line in game.picture(state).rows)
+    stocks = [place for place in places if place.label == "stock"]
+    if isinstance(game, DealtAccordion):
+        assert [(place.cards, place.face_down) for place in stocks] == [((), len(stock))]
+    else:
+        assert not stocks and not stock
+    return {place.label for place in places}
+
+
+@settings(max_examples=100)
+@given(
+    st.sampled_from(COMBINATIONS),
+    st.one_of(st.permutations(CARDS), small_decks(16)),
+    st.randoms(use_true_random=False),
+)
+def test_positions_pictures_and_move_texts_on_random_play(rules, cards, rng):
+    """On every state of a random line: the position reads back to the same state, the picture
+    holds exactly its cards, each move's text reads back to the move, and a move touches only
+    places the picture after it shows."""
+    game = build(rules)
+    start = game.start(cards)
+    assert game.read_position(game.write_position(start)) == start
+    check_picture(game, start)
+    for before, move, after in random_steps(game, start, rng):
+        assert game.read_position(game.write_position(after)) == after
+        assert game.parse_move(before, game.describe_move(before, move)) == move
+        assert game.touched(before, move) <= check_picture(game, after)
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(COMBINATIONS), small_decks(10), st.integers(0, 20))
+@example(DEFAULT, parse_cards("AS 2S 3S 4S 5S 6S 7S 8S"), 3)
+@example(preset("idle-year"), parse_cards("AS 2S 3S 4S 5S 6S 7S 8S"), 3)
+@example(preset("parlett"), parse_cards("AS 2S 3S 4S 5S 6S 7S 8S"), 3)
+@example(preset("self-working"), parse_cards("AS 2S 3S 4S 5S 6S 7S 8S"), 3)
+def test_the_position_after_k_moves_of_a_best_line_solves_to_the_same_answer(rules, cards, k):
+    """Read back from its text, the position k moves into a best line is won when the line wins
+    and otherwise has the same minimal pile count (the rest of the line reaches it)."""
+    game = build(rules)
+    start = game.start(cards)
+    result = depth_first(game, start)
+    state = replay(game, start, result.best_line[:k]).final
+    again = depth_first(game, game.read_position(game.write_position(state)))
+    assert again.verdict is result.verdict and again.best_score == result.best_score
+
+
+@pytest.mark.parametrize(("variant", "seed"), [("accordion", 7), ("parlett", 2)])
+def test_the_position_along_a_won_full_deal_stays_won(variant, seed):
+    game, start, result = solved(variant, seeded_deal(seed))
+    assert result.verdict is Verdict.WON
+    for k in (0, 10, 30, len(result.solution) - 1):
+        state = replay(game, start, result.solution[:k]).final
+        assert depth_first(game, game.read_position(game.write_position(state))).verdict is Verdict.WON
+
+
+def test_a_deals_opening_is_a_position_like_any_other():
+    deal = seeded_deal(1)
+    dealt = build(preset("parlett"))
+    assert OpenAccordion().write_position(OpenAccordion().start(deal)) == "row: " + " ".join(names(deal))
+    assert dealt.write_position(dealt.start(deal)) == f"row: {deal[0]} | stock: " + " ".join(names(deal[1:]))
+    assert dealt.write_position(DealtAccordionState(bytes([0]), b"")) == "row: AC | stock: -"
+
+
+def test_the_open_row_reads_a_stock_as_dealt_onto_the_row():
+    game = OpenAccordion()
+    assert game.read_position("row: AS 2S | stock: 3S 4S") == game.start(parse_cards("AS 2S 3S 4S"))
+    assert game.read_position("row: AS 2S | stock: -") == game.start(parse_cards("AS 2S"))
+
+
+@pytest.mark.parametrize(
+    ("dealt", "text", "message"),
+    [
+        (False, "row: AS 2S AS", "holds AS more than once"),
+        (False, "row: AS 2S | stock: 2S", "holds 2S more than once"),
+        (True, "row: AS | stock: 2S AS", "holds AS more than once"),
+        (False, "row: -", "row is empty"),
+        (True, "row: - | stock: AS", "row is empty"),
+        (False, "row: AS ZZ", "unknown card 'ZZ'"),
+        (True, "row: AS | stock: 1S", "unknown card '1S'"),
+        (True, "row: AS 2S", "no 'stock' section"),
+        (False, "row: AS | piles: 2S", "unknown section 'piles'"),
+        (False, "row: AS | row: 2S", "appears twice"),
+        (False, "AS 2S", "cannot read Accordion position section"),
+    ],
+)
+def test_impossible_positions_are_refused_in_one_line(dealt, text, message):
+    game = build(preset("parlett") if dealt else DEFAULT)
+    with pytest.raises(PositionError, match=message) as refused:
+        game.read_position(text)
+    assert "\n" not in str(refused.value)
+
+
+def test_the_picture_wraps_the_row_13_to_a_line_and_shows_the_stock_face_down():
+    deal = seeded_deal(1)
+    open_row = OpenAccordion()
+    assert [len(line) for line in open_row.picture(open_row.start(deal)).rows] == [13, 13, 13, 13]
+    dealt = build(preset("parlett"))
+    picture = dealt.picture(dealt.start(deal))
+    assert picture.rows[-1][0].label == "stock" and picture.rows[-1][0].face_down == 51
+    assert "51 face down" in picture.text()
+
+
+def test_touched_names_the_pile_moved_onto_and_a_deal_the_new_pile_and_the_stock():
+    game = OpenAccordion()
+    state = game.start(parse_cards("AS 2D 3C 4H 4C"))
+    assert game.touched(state, game.parse_move(state, "4C -> 4H")) == {"4"}
+    assert game.touched(state, game.parse_move(state, "4C -> 2D (leap)")) == {"2"}
+    dealt = build(preset("parlett"))
+    state = dealt.read_position("row: AS 2D | stock: 3C")
+    assert dealt.touched(state, DEAL) == {"3", "stock"}
+    assert dealt.describe_move(state, DEAL) == "deal 3C"
 
 
 # --- the command line ---------------------------------------------------------------------------
