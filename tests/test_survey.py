@@ -20,20 +20,18 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from solver.cli import friendly
-from solver.cli.report import report_command, summarize, wilson
-from solver.cli.run import Setup, solve
-from solver.cli.survey import (
-    MAX_SURVEY_SEED,
-    Store,
-    SurveyError,
-    SurveySpec,
-    parse_seeds,
-    run_survey,
-    survey_command,
-)
-from solver.result import Limits
 from rulesets.cards import format_cards
+from solver.cli import friendly
+from solver.cli.survey import report_command, survey_command
+from solver.result import Limits
+from solver.service.errors import SurveyError
+from solver.service.report import summarize
+from solver.service.seeds import MAX_SURVEY_SEED, parse_seeds
+from solver.service.setup import Setup
+from solver.service.solving import solve
+from solver.service.stats import wilson
+from solver.service.store import Row, Store
+from solver.service.survey import SurveySpec, run_survey
 
 # A command line with just the survey commands, registered as solver.cli registers them.
 cli = typer.Typer(pretty_exceptions_enable=False)
@@ -175,7 +173,7 @@ def _start_and_stop(out: Path, how: int) -> tuple[subprocess.Popen, int, list[in
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_kill_9_mid_run_loses_nothing_after_a_rerun(reference, tmp_path):
     out = tmp_path / "killed.sqlite"
-    process, stored, workers = _start_and_stop(out, signal.SIGKILL)
+    process, _, workers = _start_and_stop(out, signal.SIGKILL)
     assert process.returncode == -signal.SIGKILL
     assert len(workers) >= 2 or not Path("/proc").is_dir()  # the two workers (and spawn's resource tracker)
     deadline = time.monotonic() + 10  # orphaned workers notice and leave
@@ -299,7 +297,7 @@ def _synthetic(path: Path, counts: dict[str, int]) -> list[tuple]:
         for _ in range(count):
             seed += 1
             score = 1 if result == "won" else (None if seed % 7 == 0 else 2 + seed % 3)
-            rows.append((seed, GAME, VARIANT, identity["options"], "AS", result, score, int(result != "unknown"),
+            rows.append(Row(seed, GAME, VARIANT, identity["options"], "AS", result, score, int(result != "unknown"),
                          "max_nodes" if result == "unknown" else None, 10 * seed, seed / 1000, 0, "0"))
     store.add(rows)
     store.close()
@@ -369,6 +367,6 @@ def test_dask_cluster_stores_the_same_results(reference, tmp_path):
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("solver.cli.survey.DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("solver.service.survey.DASK_CONNECT_TIMEOUT", "1s")
     result = runner.invoke(cli, survey_args(tmp_path / "x.sqlite", "--scheduler", "tcp://127.0.0.1:9"))
     assert result.exit_code == 2 and "Dask scheduler" in result.stderr

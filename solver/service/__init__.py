@@ -1,0 +1,4 @@
+"""The layer that joins the engine to the rulesets, for the command line and Python alike (it never
+imports typer): ``setup`` builds a game's ruleset, deals and limits; ``solving`` solves one deal;
+``verification`` replays a line; ``seeds``, ``store``, ``survey`` and ``report`` run surveys and
+say what they found; ``stats`` holds their statistics."""
