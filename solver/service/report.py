@@ -61,11 +61,16 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
         "slowest": slow,
     }
     if family is not None and family.threshold is not None:
-        name, most = family.threshold
-        count = sum(row["deals"] for row in histogram if row["score"] is not None and row["score"] <= most)
-        summary["threshold"] = {"name": name, "at_most": most, "deals": count, "rate": count / deals if deals else None,
-                                "rate_95": list(wilson(count, deals))}
+        summary["threshold"] = _threshold(family.threshold, histogram, deals)
     return summary
+
+
+def _threshold(threshold: tuple[str, int], histogram: list[dict[str, Any]], deals: int) -> dict[str, Any]:
+    """The deals reaching the game's threshold win (Sheinwold's five piles), and their rate."""
+    name, most = threshold
+    count = sum(row["deals"] for row in histogram if row["score"] is not None and row["score"] <= most)
+    return {"name": name, "at_most": most, "deals": count, "rate": count / deals if deals else None,
+            "rate_95": list(wilson(count, deals))}
 
 
 def _settings(path: Path, meta: dict[str, str], family: Any) -> dict[str, Any]:
