@@ -370,3 +370,44 @@ def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     monkeypatch.setattr("solver.service.survey.DASK_CONNECT_TIMEOUT", "1s")
     result = runner.invoke(cli, survey_args(tmp_path / "x.sqlite", "--scheduler", "tcp://127.0.0.1:9"))
     assert result.exit_code == 2 and "Dask scheduler" in result.stderr
+
+
+# ----------------------------------------------------------------------------- the service layer
+
+
+def test_fewest_redeals_surveys_store_the_redeals_and_are_kept_apart(tmp_path):
+    spec = SurveySpec("amazons-pysol", None, (), 3000, None, 2 * 1024**3, fewest_redeals=True)
+    out = tmp_path / "fewest.sqlite"
+    assert run_survey(spec, parse_seeds("1-3"), out).solved == 3
+    store = Store(out)
+    stored = list(store.rows())
+    store.close()
+    setup = Setup.of("amazons-pysol")
+    for row in stored:
+        outcome = solve(setup, setup.deal(seed=row.seed), Limits(max_nodes=3000), row.seed, least_cost=True)
+        assert (row.result, row.redeals, row.limit_hit) == (outcome.result.verdict.value, outcome.cost(), outcome.result.limit)
+    assert any(row.redeals is not None for row in stored)
+    with pytest.raises(SurveyError, match="fewest_redeals"):
+        run_survey(SurveySpec("amazons-pysol", None, (), 3000, None, 2 * 1024**3), parse_seeds("1-3"), out)
+    header = runner.invoke(cli, ["report", str(out), "--csv", "-"]).stdout.splitlines()[0]
+    assert header.endswith(",solver_version,redeals")
+
+
+def test_files_from_before_the_redeals_column_resume_and_report(tmp_path):
+    out = tmp_path / "old.sqlite"
+    run_survey(SPEC, parse_seeds("1-5"), out)
+    with sqlite3.connect(out) as db:
+        db.execute("ALTER TABLE deals DROP COLUMN redeals")
+    assert run_survey(SPEC, parse_seeds("1-8"), out).solved == 3
+    assert table(out)[:5] == [row for row in table(out) if row[0] <= 5] and len(table(out)) == 8
+    header = runner.invoke(cli, ["report", str(out), "--csv", "-"]).stdout.splitlines()[0]
+    assert header.endswith(",solver_version")
+
+
+def test_the_service_runs_without_typer():
+    code = (
+        "import sys\n"
+        "import solver.service.report, solver.service.survey, solver.service.verification\n"
+        "assert 'typer' not in sys.modules, 'the service imported typer'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

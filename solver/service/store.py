@@ -140,11 +140,13 @@ class Store:
                 self.db.execute(f"ALTER TABLE deals ADD COLUMN {_DEFINITIONS[name]}")
 
     def _check(self, identity: dict[str, str]) -> None:
-        differ = [k for k, v in identity.items() if self.meta.get(k) != v]
+        """Refuse a run whose settings differ from the file's (a setting either lacks counts)."""
+        keys = [*identity, *(k for k in self.meta if k not in identity and k != "schema")]
+        differ = [k for k in keys if self.meta.get(k) != identity.get(k)]
         if differ:
             raise SurveyError(
                 f"{self.path} holds a survey with other settings ("
-                + "; ".join(f"{k}: file has {self.meta.get(k)}, this run {identity[k]}" for k in differ)
+                + "; ".join(f"{k}: file has {self.meta.get(k)}, this run {identity.get(k)}" for k in differ)
                 + "); results of different rules, options, limits or solver versions are not mixed: give another --out"
             )
 
