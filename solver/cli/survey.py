@@ -54,8 +54,9 @@ def survey_command(
     spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory))
     setup = spec.setup()  # report a bad game, variant or option before touching the file
     bar = ProgressBar(f"{setup.family.name} ({setup.variant})")
+    shown = show_progress() if progress is None else progress
     try:
-        tally = run_survey(spec, spans, out, jobs, scheduler, on_progress=bar if (show_progress() if progress is None else progress) else None)
+        tally = run_survey(spec, spans, out, jobs, scheduler, on_progress=bar if shown else None)
     finally:
         bar.close()
     _print_tally(out, tally)

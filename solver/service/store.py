@@ -53,10 +53,20 @@ class Row(NamedTuple):
         setup, result = outcome.setup, outcome.result
         assert outcome.seed is not None, "survey rows are of seeded deals"
         return cls(
-            outcome.seed, setup.family.name, setup.variant, options, format_cards(outcome.deal),
-            result.verdict.value, outcome.score(), int(outcome.score_proven()), result.limit,
-            result.stats.nodes, round(result.stats.seconds, 6), result.stats.peak_table_bytes, version,
-            outcome.cost(),
+            seed=outcome.seed,
+            game=setup.family.name,
+            variant=setup.variant,
+            options=options,
+            deal=format_cards(outcome.deal),
+            result=result.verdict.value,
+            score=outcome.score(),
+            score_proven=int(outcome.score_proven()),
+            limit_hit=result.limit,
+            nodes=result.stats.nodes,
+            seconds=round(result.stats.seconds, 6),
+            peak_table_bytes=result.stats.peak_table_bytes,
+            solver_version=version,
+            redeals=outcome.cost(),
         )
 
 
