@@ -11,7 +11,6 @@ from __future__ import annotations
 import sqlite3
 import types
 from collections.abc import Iterable, Iterator, Sequence
-from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import (
     Any,
@@ -94,6 +93,8 @@ _INSERT = f"INSERT OR IGNORE INTO deals ({', '.join(COLUMNS)}) VALUES ({', '.joi
 
 def solver_version() -> str:
     """The installed patience-solver version, recorded with every survey row."""
+    from importlib.metadata import PackageNotFoundError, version  # only surveys need it: keep startup quick
+
     try:
         return version("patience-solver")
     except PackageNotFoundError:  # pragma: no cover - running from a tree that was never installed
