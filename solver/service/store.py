@@ -93,7 +93,8 @@ _INSERT = f"INSERT OR IGNORE INTO deals ({', '.join(COLUMNS)}) VALUES ({', '.joi
 
 def solver_version() -> str:
     """The installed patience-solver version, recorded with every survey row."""
-    from importlib.metadata import PackageNotFoundError, version  # only surveys need it: keep startup quick
+    # Imported here: only surveys need it, and the command's startup stays quick.
+    from importlib.metadata import PackageNotFoundError, version
 
     try:
         return version("patience-solver")
