@@ -13,16 +13,14 @@ from __future__ import annotations
 import argparse
 import os
 import resource
-import sys
 import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from solver.cli.run import Setup, parse_size, solve  # noqa: E402
-from solver.cli.survey import SurveySpec, count_seeds, parse_seeds, run_survey  # noqa: E402
-from solver.result import Limits  # noqa: E402
+from solver.service.seeds import Span, count_seeds, parse_seeds
+from solver.service.setup import Setup, parse_size
+from solver.service.solving import solve
+from solver.service.survey import SurveySpec, run_survey
 
 
 def cpu() -> float:
@@ -31,10 +29,9 @@ def cpu() -> float:
     return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
 
 
-def bare_loop(spec: SurveySpec, spans: list[tuple[int, int]]) -> tuple[float, float]:
+def bare_loop(spec: SurveySpec, spans: list[Span]) -> tuple[float, float]:
     """Wall and CPU seconds of solving every seed in a plain loop, storing nothing."""
-    setup = Setup.of(spec.game, spec.variant, list(spec.options))
-    limits = Limits(max_nodes=spec.max_nodes, max_seconds=spec.max_seconds, max_memory=spec.max_memory)
+    setup, limits = Setup.of(spec.game, spec.variant, list(spec.options)), spec.limits()
     started, used = time.perf_counter(), cpu()
     for low, high in spans:
         for seed in range(low, high + 1):
@@ -42,10 +39,10 @@ def bare_loop(spec: SurveySpec, spans: list[tuple[int, int]]) -> tuple[float, fl
     return time.perf_counter() - started, cpu() - used
 
 
-def surveyed(spec: SurveySpec, spans: list[tuple[int, int]], jobs: int, folder: str) -> tuple[float, float, dict[str, int]]:
+def surveyed(spec: SurveySpec, spans: list[Span], jobs: int, folder: str) -> tuple[float, float, dict[str, int]]:
     out = Path(folder) / f"jobs{jobs}.sqlite"
     started, used = time.perf_counter(), cpu()
-    tally = run_survey(spec, spans, out, jobs=jobs, progress=False)
+    tally = run_survey(spec, spans, out, jobs=jobs)
     return time.perf_counter() - started, cpu() - used, tally.results
 
 

@@ -20,20 +20,18 @@ import pytest
 import typer
 from typer.testing import CliRunner
 
-from solver.cli import friendly
-from solver.cli.report import report_command, summarize, wilson
-from solver.cli.run import Setup, solve
-from solver.cli.survey import (
-    MAX_SURVEY_SEED,
-    Store,
-    SurveyError,
-    SurveySpec,
-    parse_seeds,
-    run_survey,
-    survey_command,
-)
-from solver.result import Limits
 from rulesets.cards import format_cards
+from solver.cli import friendly
+from solver.cli.survey import report_command, survey_command
+from solver.result import Limits
+from solver.service.errors import SurveyError
+from solver.service.report import summarize
+from solver.service.seeds import MAX_SURVEY_SEED, parse_seeds
+from solver.service.setup import Setup
+from solver.service.solving import solve
+from solver.service.stats import wilson
+from solver.service.store import Row, Store
+from solver.service.survey import SurveySpec, run_survey
 
 # A command line with just the survey commands, registered as solver.cli registers them.
 cli = typer.Typer(pretty_exceptions_enable=False)
@@ -175,7 +173,7 @@ def _start_and_stop(out: Path, how: int) -> tuple[subprocess.Popen, int, list[in
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_kill_9_mid_run_loses_nothing_after_a_rerun(reference, tmp_path):
     out = tmp_path / "killed.sqlite"
-    process, stored, workers = _start_and_stop(out, signal.SIGKILL)
+    process, _, workers = _start_and_stop(out, signal.SIGKILL)
     assert process.returncode == -signal.SIGKILL
     assert len(workers) >= 2 or not Path("/proc").is_dir()  # the two workers (and spawn's resource tracker)
     deadline = time.monotonic() + 10  # orphaned workers notice and leave
@@ -299,7 +297,7 @@ def _synthetic(path: Path, counts: dict[str, int]) -> list[tuple]:
         for _ in range(count):
             seed += 1
             score = 1 if result == "won" else (None if seed % 7 == 0 else 2 + seed % 3)
-            rows.append((seed, GAME, VARIANT, identity["options"], "AS", result, score, int(result != "unknown"),
+            rows.append(Row(seed, GAME, VARIANT, identity["options"], "AS", result, score, int(result != "unknown"),
                          "max_nodes" if result == "unknown" else None, 10 * seed, seed / 1000, 0, "0"))
     store.add(rows)
     store.close()
@@ -369,6 +367,47 @@ def test_dask_cluster_stores_the_same_results(reference, tmp_path):
 
 def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("solver.cli.survey.DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("solver.service.survey.DASK_CONNECT_TIMEOUT", "1s")
     result = runner.invoke(cli, survey_args(tmp_path / "x.sqlite", "--scheduler", "tcp://127.0.0.1:9"))
     assert result.exit_code == 2 and "Dask scheduler" in result.stderr
+
+
+# ----------------------------------------------------------------------------- the service layer
+
+
+def test_fewest_redeals_surveys_store_the_redeals_and_are_kept_apart(tmp_path):
+    spec = SurveySpec("amazons-pysol", None, (), 3000, None, 2 * 1024**3, fewest_redeals=True)
+    out = tmp_path / "fewest.sqlite"
+    assert run_survey(spec, parse_seeds("1-3"), out).solved == 3
+    store = Store(out)
+    stored = list(store.rows())
+    store.close()
+    setup = Setup.of("amazons-pysol")
+    for row in stored:
+        outcome = solve(setup, setup.deal(seed=row.seed), Limits(max_nodes=3000), row.seed, least_cost=True)
+        assert (row.result, row.redeals, row.limit_hit) == (outcome.result.verdict.value, outcome.cost(), outcome.result.limit)
+    assert any(row.redeals is not None for row in stored)
+    with pytest.raises(SurveyError, match="fewest_redeals"):
+        run_survey(SurveySpec("amazons-pysol", None, (), 3000, None, 2 * 1024**3), parse_seeds("1-3"), out)
+    header = runner.invoke(cli, ["report", str(out), "--csv", "-"]).stdout.splitlines()[0]
+    assert header.endswith(",solver_version,redeals")
+
+
+def test_files_from_before_the_redeals_column_resume_and_report(tmp_path):
+    out = tmp_path / "old.sqlite"
+    run_survey(SPEC, parse_seeds("1-5"), out)
+    with sqlite3.connect(out) as db:
+        db.execute("ALTER TABLE deals DROP COLUMN redeals")
+    assert run_survey(SPEC, parse_seeds("1-8"), out).solved == 3
+    assert table(out)[:5] == [row for row in table(out) if row[0] <= 5] and len(table(out)) == 8
+    header = runner.invoke(cli, ["report", str(out), "--csv", "-"]).stdout.splitlines()[0]
+    assert header.endswith(",solver_version")
+
+
+def test_the_service_runs_without_typer():
+    code = (
+        "import sys\n"
+        "import solver.service.report, solver.service.survey, solver.service.verification\n"
+        "assert 'typer' not in sys.modules, 'the service imported typer'\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)

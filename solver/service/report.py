@@ -1,32 +1,18 @@
-"""``patience report``: what a survey file says -- win rate with its 95% Wilson interval, lost and
-unknown counts, the score distribution, the slowest deals -- and CSV / JSON exports and a plot."""
+"""What a survey file says: the summary (win rate with its 95% Wilson interval, lost and unknown
+counts, the score distribution, the slowest deals) as data and as text, and CSV / JSON exports and
+a plot of it."""
 
 from __future__ import annotations
 
 import csv
 import json
-import math
 import sys
 from pathlib import Path
-from typing import Any, Iterator, Optional, TextIO
+from typing import Any, TextIO
 
-import typer
-
-from solver.cli.survey import COLUMNS, Store, SurveyError
-
-#: The normal quantile of a two-sided 95% interval.
-Z95 = 1.959963984540054
-
-
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (0, 1 when there are no trials)."""
-    if trials == 0:
-        return 0.0, 1.0
-    p = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denominator
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+from solver.service.errors import SurveyError
+from solver.service.stats import wilson
+from solver.service.store import COLUMNS, Store
 
 
 def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
@@ -51,24 +37,15 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
                 "SELECT seed, result, score, nodes, seconds FROM deals ORDER BY seconds DESC, seed LIMIT ?", (slowest,)
             )
         ]
-        seeds = db.execute("SELECT MIN(seed), MAX(seed) FROM deals").fetchone()
+        first_seed, last_seed = db.execute("SELECT MIN(seed), MAX(seed) FROM deals").fetchone()
     finally:
         store.close()
     low, high = wilson(won, deals)
     family = _family(meta.get("game", ""))
     summary: dict[str, Any] = {
-        "survey": {
-            "file": str(path),
-            "game": meta.get("game"),
-            "variant": meta.get("variant"),
-            "options": json.loads(meta.get("options", "{}")),
-            "limits": {k: json.loads(meta.get(k, "null")) for k in ("max_nodes", "max_seconds", "max_memory")},
-            "solver_version": meta.get("solver_version"),
-            "score_field": family.score_field if family else "score",
-            "score_label": family.score_label if family else "score",
-        },
+        "survey": _settings(path, meta, family),
         "deals": deals,
-        "seeds": {"min": seeds[0], "max": seeds[1]},
+        "seeds": {"min": first_seed, "max": last_seed},
         "won": won,
         "lost": lost,
         "unknown": unknown,
@@ -84,11 +61,30 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
         "slowest": slow,
     }
     if family is not None and family.threshold is not None:
-        name, most = family.threshold
-        count = sum(row["deals"] for row in histogram if row["score"] is not None and row["score"] <= most)
-        summary["threshold"] = {"name": name, "at_most": most, "deals": count, "rate": count / deals if deals else None,
-                                "rate_95": list(wilson(count, deals))}
+        summary["threshold"] = _threshold(family.threshold, histogram, deals)
     return summary
+
+
+def _threshold(threshold: tuple[str, int], histogram: list[dict[str, Any]], deals: int) -> dict[str, Any]:
+    """The deals reaching the game's threshold win (Sheinwold's five piles), and their rate."""
+    name, most = threshold
+    count = sum(row["deals"] for row in histogram if row["score"] is not None and row["score"] <= most)
+    return {"name": name, "at_most": most, "deals": count, "rate": count / deals if deals else None,
+            "rate_95": list(wilson(count, deals))}
+
+
+def _settings(path: Path, meta: dict[str, str], family: Any) -> dict[str, Any]:
+    """The survey's settings as the summary states them."""
+    return {
+        "file": str(path),
+        "game": meta.get("game"),
+        "variant": meta.get("variant"),
+        "options": json.loads(meta.get("options", "{}")),
+        "limits": {k: json.loads(meta.get(k, "null")) for k in ("max_nodes", "max_seconds", "max_memory")},
+        "solver_version": meta.get("solver_version"),
+        "score_field": family.score_field if family else "score",
+        "score_label": family.score_label if family else "score",
+    }
 
 
 def _family(name: str) -> Any:
@@ -109,14 +105,18 @@ def _size(value: int) -> str:
     return str(value)
 
 
-def _percent(value: Optional[float]) -> str:
+def _percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.2f}%"
 
 
 def render(summary: dict[str, Any], width: int = 40) -> str:
     """The report as text."""
-    survey = summary["survey"]
-    deals = summary["deals"]
+    return "\n".join([*_head(summary), *_histogram(summary, width), *_slowest(summary)])
+
+
+def _head(summary: dict[str, Any]) -> list[str]:
+    """The settings, the counts with their rates, and the CPU time."""
+    survey, deals = summary["survey"], summary["deals"]
     options = ", ".join(f"{k}={v}" for k, v in survey["options"].items()) or "none"
     limits = ", ".join(f"{k}={_size(v) if k == 'max_memory' else v}" for k, v in survey["limits"].items() if v is not None) or "none"
     lines = [
@@ -138,38 +138,50 @@ def render(summary: dict[str, Any], width: int = 40) -> str:
     if deals:
         lines.append(f"CPU: {summary['cpu_seconds']:.1f} s in all, mean {summary['mean_seconds']:.4f} s, "
                      f"max {summary['max_seconds']:.3f} s per deal; {summary['nodes']} nodes")
-    histogram = summary["histogram"]
-    if histogram:
-        unproven = deals - summary["scores_proven"]
-        lines.append("")
-        lines.append(f"{survey['score_label']} (best reached; {unproven} not proven minimal):" if unproven
-                     else f"{survey['score_label']} (proven minimum):")
-        most = max(row["deals"] for row in histogram)
-        for row in histogram:
-            label = "none" if row["score"] is None else str(row["score"])
-            bar = "#" * max(1 if row["deals"] else 0, round(width * row["deals"] / most))
-            lines.append(f"  {label:>5} {row['deals']:>8} {100 * row['deals'] / deals:6.2f}%  {bar}")
-    if summary["slowest"]:
-        lines.append("")
-        lines.append("slowest deals:")
-        lines.append(f"  {'seed':>12} {'result':<8} {'score':>5} {'nodes':>10} {'seconds':>9}")
-        for row in summary["slowest"]:
-            score = "-" if row["score"] is None else row["score"]
-            lines.append(f"  {row['seed']:>12} {row['result']:<8} {score:>5} {row['nodes']:>10} {row['seconds']:>9.3f}")
-    return "\n".join(lines)
+    return lines
 
 
-def rows(path: Path) -> Iterator[dict[str, Any]]:
-    """Every stored deal, by seed."""
+def _histogram(summary: dict[str, Any], width: int) -> list[str]:
+    """The scores reached, one bar each."""
+    histogram, deals = summary["histogram"], summary["deals"]
+    if not histogram:
+        return []
+    unproven = deals - summary["scores_proven"]
+    label = summary["survey"]["score_label"]
+    lines = ["", f"{label} (best reached; {unproven} not proven minimal):" if unproven else f"{label} (proven minimum):"]
+    most = max(row["deals"] for row in histogram)
+    for row in histogram:
+        score = "none" if row["score"] is None else str(row["score"])
+        bar = "#" * max(1 if row["deals"] else 0, round(width * row["deals"] / most))
+        lines.append(f"  {score:>5} {row['deals']:>8} {100 * row['deals'] / deals:6.2f}%  {bar}")
+    return lines
+
+
+def _slowest(summary: dict[str, Any]) -> list[str]:
+    """The slowest deals, one line each."""
+    if not summary["slowest"]:
+        return []
+    lines = ["", "slowest deals:", f"  {'seed':>12} {'result':<8} {'score':>5} {'nodes':>10} {'seconds':>9}"]
+    for row in summary["slowest"]:
+        score = "-" if row["score"] is None else row["score"]
+        lines.append(f"  {row['seed']:>12} {row['result']:<8} {score:>5} {row['nodes']:>10} {row['seconds']:>9.3f}")
+    return lines
+
+
+def exported(path: Path) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
+    """The columns and every stored deal as an export record, by seed (options as an object,
+    score_proven a bool). ``redeals`` is exported only by fewest-redeals surveys, where it is filled."""
     store = Store(path)
     try:
-        for row in store.db.execute(f"SELECT {', '.join(COLUMNS)} FROM deals ORDER BY seed"):
-            record = dict(zip(COLUMNS, row))
-            record["options"] = json.loads(record["options"])
-            record["score_proven"] = bool(record["score_proven"])
-            yield record
+        columns = tuple(c for c in COLUMNS if c != "redeals" or "fewest_redeals" in store.meta)
+        records = [
+            {c: value for c, value in row._asdict().items() if c in columns}
+            | {"options": json.loads(row.options), "score_proven": bool(row.score_proven)}
+            for row in store.rows()
+        ]
     finally:
         store.close()
+    return columns, records
 
 
 def _open(target: str) -> tuple[TextIO, bool]:
@@ -182,11 +194,12 @@ def write_csv(path: Path, target: str) -> None:
     """One line per deal; options as JSON in one column."""
     out, close = _open(target)
     try:
+        columns, records = exported(path)
         writer = csv.writer(out)
-        writer.writerow(COLUMNS)
-        for record in rows(path):
+        writer.writerow(columns)
+        for record in records:
             record["options"] = json.dumps(record["options"], sort_keys=True)
-            writer.writerow(["" if record[c] is None else record[c] for c in COLUMNS])
+            writer.writerow(["" if record[c] is None else record[c] for c in columns])
     finally:
         if close:
             out.close()
@@ -196,7 +209,7 @@ def write_json(path: Path, summary: dict[str, Any], target: str) -> None:
     """The summary plus every deal, as one JSON object."""
     out, close = _open(target)
     try:
-        out.write(json.dumps({**summary, "rows": list(rows(path))}, indent=1))
+        out.write(json.dumps({**summary, "rows": exported(path)[1]}, indent=1))
         out.write("\n")
     finally:
         if close:
@@ -228,24 +241,3 @@ def plot(summary: dict[str, Any], target: Path) -> None:
         figure.savefig(target, format="png")
     finally:
         pyplot.close(figure)
-
-
-def report_command(
-    file: Path = typer.Argument(..., help="A survey file written by 'patience survey'."),
-    as_csv: Optional[str] = typer.Option(None, "--csv", help="Write every deal as CSV to this file ('-': standard output)."),
-    as_json: Optional[str] = typer.Option(None, "--json", help="Write the summary and every deal as JSON to this file ('-': standard output)."),
-    plot_file: Optional[Path] = typer.Option(None, "--plot", help="Draw the score histogram to this PNG file (extra 'plot')."),
-    slowest: int = typer.Option(10, "--slowest", help="How many of the slowest deals to list."),
-) -> None:
-    """Summarize a survey: win rate with a 95% Wilson interval, lost/unknown, scores, slowest deals."""
-    if not file.exists():
-        raise SurveyError(f"{file}: no such survey file")
-    summary = summarize(file, slowest)
-    if as_csv is not None:
-        write_csv(file, as_csv)
-    if as_json is not None:
-        write_json(file, summary, as_json)
-    if plot_file is not None:
-        plot(summary, plot_file)
-    if "-" not in (as_csv, as_json):
-        typer.echo(render(summary))

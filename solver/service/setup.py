@@ -1,0 +1,63 @@
+"""What a solve is given: a game named by the user (game or variant, options) built into its
+ruleset, the deals of that game, and the limits of the search."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from rulesets import find_game
+from rulesets.cards import Card
+from rulesets.deals import read_deal
+from rulesets.family import Family, OptionError, Ruleset
+from solver.result import Limits
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A game family with its variant and option values fixed, and the ruleset they build."""
+
+    family: Family
+    variant: str
+    settings: dict[str, Any]
+    game: Ruleset[Any, Any]
+
+    @classmethod
+    def of(cls, name: str, variant: str | None = None, options: Sequence[str] = ()) -> Setup:
+        """The setup for a game or variant name, an optional variant and ``name=value`` options."""
+        family, implied = find_game(name)
+        if variant is not None and implied is not None and variant != implied:
+            raise OptionError(f"game {name!r} is itself a variant; drop --variant {variant}")
+        chosen = family.variant(variant or implied).name
+        settings = family.settings(chosen, options)
+        return cls(family, chosen, settings, family.build(settings))
+
+    def deal(self, seed: int | None = None, text: str | None = None) -> list[Card]:
+        """The deal for ``--seed`` or ``--deal`` text, checked against the game's deck."""
+        if seed is not None:
+            return self.family.seeded_deal(seed)
+        assert text is not None
+        return read_deal(text, self.family.deck())
+
+
+MIN_MEMORY = 64 * 1024
+_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
+
+
+def parse_size(text: str) -> int:
+    """A memory size such as ``512M``, ``2G`` or ``1000000`` (bytes)."""
+    found = _SIZE.match(text)
+    if not found:
+        raise OptionError(f"cannot read memory size {text!r}: write e.g. 500M or 2G")
+    scale = 1024 ** " kmgt".index((found.group(2) or " ").lower())
+    size = int(float(found.group(1)) * scale)
+    if size < MIN_MEMORY:
+        raise OptionError(f"memory size {text!r} is too small: the table needs at least 64K")
+    return size
+
+
+def limits(max_nodes: int | None, max_seconds: float | None, max_memory: str) -> Limits:
+    """The search limits as the user writes them (the memory bound as text, e.g. ``2G``)."""
+    return Limits(max_nodes=max_nodes, max_seconds=max_seconds, max_memory=parse_size(max_memory))

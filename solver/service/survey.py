@@ -1,0 +1,304 @@
+"""Running a survey: solve every seed of a range under per-deal limits and store one row per deal.
+
+Each deal's result depends only on its deal, the rules and the limits, never on which worker solved
+it or when, so the stored results are the same whatever the number of jobs or the scheduler --
+provided the deciding limit is ``max_nodes`` (and ``max_memory``, which bounds the table by a count
+of entries). ``max_seconds`` is CPU time: which deals it cuts off depends on the machine and its
+load, so surveys limited by it are not reproducible.
+
+The workers are a spawn-context :class:`~concurrent.futures.ProcessPoolExecutor` (or a Dask
+distributed cluster); only the parent process writes to the file. Nothing here prints: a caller
+follows a run through its ``on_progress`` callback.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import threading
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from solver.result import Limits
+from solver.service.errors import SurveyError
+from solver.service.seeds import Span, count_seeds
+from solver.service.setup import Setup
+from solver.service.solving import solve
+from solver.service.store import Row, Store, solver_version
+
+#: How long to keep trying to reach a scheduler.
+DASK_CONNECT_TIMEOUT = "30s"
+
+
+@dataclass(frozen=True)
+class SurveySpec:
+    """Everything that decides a survey's results: the game as the user named it, the limits, and
+    whether the fewest-redeals search is used.
+
+    Picklable, so that workers (processes or Dask workers) rebuild the same :class:`Setup`.
+    """
+
+    game: str
+    variant: str | None
+    options: tuple[str, ...]
+    max_nodes: int | None
+    max_seconds: float | None
+    max_memory: int | None
+    fewest_redeals: bool = False
+
+    def setup(self) -> Setup:
+        return _setup(self.game, self.variant, self.options)
+
+    def limits(self) -> Limits:
+        return Limits(max_nodes=self.max_nodes, max_seconds=self.max_seconds, max_memory=self.max_memory)
+
+    def identity(self) -> dict[str, str]:
+        """The settings a survey file is keyed on: rows of two surveys mix only if these agree."""
+        setup = self.setup()
+        identity = {
+            "game": setup.family.name,
+            "variant": setup.variant,
+            "options": json.dumps(setup.settings, sort_keys=True),
+            "max_nodes": json.dumps(self.max_nodes),
+            "max_seconds": json.dumps(self.max_seconds),
+            "max_memory": json.dumps(self.max_memory),
+            "solver_version": solver_version(),
+        }
+        if self.fewest_redeals:  # absent otherwise, so files written before the setting stay resumable
+            identity["fewest_redeals"] = "true"
+        return identity
+
+
+_SETUPS: dict[tuple[Any, ...], Setup] = {}
+_SETUP_LOCK = threading.Lock()
+
+
+def _setup(game: str, variant: str | None, options: tuple[str, ...]) -> Setup:
+    """The Setup, built once per process (Dask workers may run chunks in threads)."""
+    key = (game, variant, options)
+    with _SETUP_LOCK:
+        if key not in _SETUPS:
+            _SETUPS[key] = Setup.of(game, variant, list(options))
+        return _SETUPS[key]
+
+
+def solve_seeds(spec: SurveySpec, seeds: Sequence[int]) -> list[Row]:
+    """Solve each seed; one row per seed (the unit of work sent to workers)."""
+    setup, limits = spec.setup(), spec.limits()
+    options, version = json.dumps(setup.settings, sort_keys=True), solver_version()
+    return [
+        Row.of(solve(setup, setup.deal(seed=seed), limits, seed, spec.fewest_redeals), options, version)
+        for seed in seeds
+    ]
+
+
+@dataclass
+class Tally:
+    """What a survey run did: deals wanted, already stored (and of those won), solved now, won now,
+    and the verdicts of the deals solved now."""
+
+    total: int = 0
+    skipped: int = 0
+    skipped_won: int = 0
+    solved: int = 0
+    won: int = 0
+    wall_seconds: float = 0.0
+    results: dict[str, int] = field(default_factory=dict)
+    interrupted: bool = False
+
+    def note(self, rows: Sequence[Row]) -> None:
+        self.solved += len(rows)
+        for row in rows:
+            self.results[row.result] = self.results.get(row.result, 0) + 1
+            self.won += row.result == "won"
+
+
+class _Chunker:
+    """Splits the pending seeds into chunks sized to take about ``target`` seconds each."""
+
+    def __init__(self, seeds: Iterator[int], target: float, first: int = 2, most: int = 500) -> None:
+        self.seeds, self.target, self.size, self.most = seeds, target, first, most
+        self.per_deal: float | None = None
+        self.exhausted = False
+
+    def learn(self, rows: Sequence[Row]) -> None:
+        if rows:
+            mean = sum(row.seconds for row in rows) / len(rows) + 0.0002
+            self.per_deal = mean if self.per_deal is None else 0.7 * self.per_deal + 0.3 * mean
+            self.size = max(1, min(self.most, int(self.target / self.per_deal)))
+
+    def next(self) -> list[int]:
+        chunk = []
+        for seed in self.seeds:
+            chunk.append(seed)
+            if len(chunk) >= self.size:
+                break
+        if len(chunk) < self.size:
+            self.exhausted = True
+        return chunk
+
+
+Arrived = Callable[[Sequence[Row]], None]
+
+
+def run_survey(
+    spec: SurveySpec,
+    seeds: Sequence[Span],
+    out: Path,
+    jobs: int = 1,
+    scheduler: str | None = None,
+    chunk_seconds: float = 0.5,
+    on_progress: Callable[[Tally], None] | None = None,
+) -> Tally:
+    """Solve every seed of ``seeds`` not stored in ``out`` yet; store each row as it arrives.
+
+    ``jobs`` worker processes (1: solve in this process; 0: one per CPU), or the Dask cluster at
+    ``scheduler``. ``on_progress`` sees the tally once the stored seeds are counted and after each
+    batch. Ctrl-C or SIGTERM stops cleanly (what was solved is kept) and sets ``interrupted``.
+    """
+    identity = spec.identity()
+    store = Store(out, identity)
+    tally = Tally(total=count_seeds(seeds))
+    try:
+        tally.skipped, tally.skipped_won = store.count_in(seeds)
+        chunker = _Chunker(store.missing(seeds), chunk_seconds)
+        if on_progress is not None:
+            on_progress(tally)
+
+        def arrived(rows: Sequence[Row]) -> None:
+            _check_worker(rows, identity)
+            store.add(rows)
+            tally.note(rows)
+            chunker.learn(rows)
+            if on_progress is not None:
+                on_progress(tally)
+
+        _run_interruptibly(spec, chunker, jobs, scheduler, arrived, tally)
+    finally:
+        store.close()
+    return tally
+
+
+def _check_worker(rows: Sequence[Row], identity: dict[str, str]) -> None:
+    """A remote worker must run the same solver on the same rules."""
+    for row in rows[:1]:
+        if (row.options, row.solver_version) != (identity["options"], identity["solver_version"]):
+            raise SurveyError(
+                f"a worker runs solver {row.solver_version} with options {row.options}; this survey is solver "
+                f"{identity['solver_version']} with options {identity['options']}: install the same version everywhere"
+            )
+
+
+class _Interrupted(Exception):
+    pass
+
+
+def _on_sigterm(signum: int, frame: Any) -> None:
+    raise _Interrupted()
+
+
+def _run_interruptibly(
+    spec: SurveySpec, chunker: _Chunker, jobs: int, scheduler: str | None, arrived: Arrived, tally: Tally
+) -> None:
+    """Run the chunks where they are to run; Ctrl-C or SIGTERM ends the run as ``interrupted``."""
+    started = time.monotonic()
+    previous = signal.getsignal(signal.SIGTERM) if threading.current_thread() is threading.main_thread() else None
+    if previous is not None:
+        signal.signal(signal.SIGTERM, _on_sigterm)
+    workers = jobs or os.cpu_count() or 1
+    try:
+        if scheduler:
+            _run_dask(spec, chunker, scheduler, arrived)
+        elif workers <= 1:
+            while not chunker.exhausted:
+                chunk = chunker.next()
+                if chunk:
+                    arrived(solve_seeds(spec, chunk))
+        else:
+            _run_pool(spec, chunker, workers, arrived)
+    except (KeyboardInterrupt, _Interrupted):
+        tally.interrupted = True
+    finally:
+        if previous is not None:
+            signal.signal(signal.SIGTERM, previous)
+        tally.wall_seconds = time.monotonic() - started
+
+
+def _worker_init(parent: int) -> None:
+    """Pool workers leave Ctrl-C to the parent, and exit if the parent dies (e.g. ``kill -9``)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while True:
+            time.sleep(0.5)
+            if os.getppid() != parent:
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
+def _run_pool(spec: SurveySpec, chunker: _Chunker, jobs: int, arrived: Arrived) -> None:
+    import multiprocessing
+
+    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init, initargs=(os.getpid(),))
+    running: set[Future[list[Row]]] = set()
+    try:
+        while True:
+            while len(running) < 2 * jobs and not chunker.exhausted:
+                chunk = chunker.next()
+                if chunk:
+                    running.add(pool.submit(solve_seeds, spec, chunk))
+            if not running:
+                break
+            finished, running = wait(running, return_when=FIRST_COMPLETED)
+            for future in finished:
+                arrived(future.result())
+    except BaseException:
+        for process in list(getattr(pool, "_processes", {}).values()):  # stop deals in flight at once
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown()
+
+
+def _run_dask(spec: SurveySpec, chunker: _Chunker, scheduler: str, arrived: Arrived) -> None:
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise SurveyError("--scheduler needs Dask: pip install 'patience-solver[dask]'") from None
+    try:
+        client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+    except (OSError, TimeoutError) as error:
+        raise SurveyError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    try:
+        threads = max(1, sum(client.nthreads().values()))
+        chunker.target *= 4  # fewer, larger chunks over the network
+        in_flight = as_completed()
+        submitted: set[Any] = set()
+
+        def feed() -> None:
+            while len(submitted) < 2 * threads and not chunker.exhausted:
+                chunk = chunker.next()
+                if chunk:
+                    future = client.submit(solve_seeds, spec, chunk, pure=False)
+                    submitted.add(future)
+                    in_flight.add(future)
+
+        feed()
+        try:
+            while submitted:
+                future = next(in_flight)
+                submitted.discard(future)
+                arrived(future.result())
+                future.release()
+                feed()
+        except BaseException:
+            client.cancel(list(submitted))
+            raise
+    finally:
+        client.close()
