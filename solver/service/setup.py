@@ -41,6 +41,10 @@ class Setup:
         assert text is not None
         return read_deal(text, self.family.deck())
 
+    def position(self, text: str) -> Any:
+        """The state written as a position (``--position``), checked by the game's rules."""
+        return self.game.read_position(text)
+
 
 MIN_MEMORY = 64 * 1024
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
