@@ -86,3 +86,13 @@ def random_steps(game: Any, start: Any, rng: Random, most: int = 200) -> Iterato
         after = game.apply(state, move)
         yield state, move, after
         state = after
+
+
+# --- Royal Marriage, Queen and her Lad, Nizhni Novgorod (h-royal) ------------------------------
+
+#: PySolFC's deal number 32000 (full deck, first dealt first), the second deal the seeded layouts
+#: are checked on.
+PYSOL_DEAL_32000 = (
+    "7S 4D JS 8D 6D 3H 3D TH JC 3C 2C 5S 9D AC 9C 2S 4H 6S 8S 9S TS 9H KD QD 6H 7D 5H QS AD QH TC "
+    "4C AH JD 4S JH TD 3S 7H 8C 6C 2H 2D 5D KS QC KH 5C 7C 8H KC AS"
+)
