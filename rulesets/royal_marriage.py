@@ -19,8 +19,8 @@ with ``compulsory=yes`` deals one card at a time and must discard whenever it ca
 (:class:`CompulsoryNizhni`).
 
 The open row is solved exactly by an interval analysis (:func:`analyse`, the ``guided``
-reduction of :class:`OpenMarriageRow`). Call a pair of row positions ``i < j`` *clearable* when every
-card strictly between them can be discarded while both stay. While ``i`` and ``j`` stay, a move
+reduction of :class:`OpenMarriageRow`). Call a pair of row positions ``i < j`` *clearable* when
+every card strictly between them can be discarded while both stay. While ``i`` and ``j`` stay, a move
 that discards a card between them has both its matching cards in ``i..j`` (else ``i`` or ``j``
 would lie between them and go too), so clearing ``i..j`` depends only on those cards. Its last
 move discards everything left between ``i`` and ``j``, so ``i`` and ``j`` match, and the cards it
@@ -32,8 +32,8 @@ play are a chain of clearable gaps from the first card to the last, and the fewe
 the shortest such chain. :func:`analyse` computes all of this with bit sets in O(n^2) big-integer
 steps (about a millisecond for 52 cards). The search then needs no guessing: the start's exact
 minimum is a lower bound for every state reached from it (carried in the layout as ``floor``),
-and :meth:`OpenMarriageRow.moves` puts first a move that keeps that minimum reachable, so the depth-first
-search walks straight to an optimal layout and every other branch is cut by the bound.
+and :meth:`OpenMarriageRow.moves` puts first a move that keeps that minimum reachable, so the
+depth-first search walks straight to an optimal layout and every other branch is cut by the bound.
 """
 
 from __future__ import annotations

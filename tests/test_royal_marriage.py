@@ -64,7 +64,9 @@ SMALL_POOL = [card for card in CARDS if card.suit in "HS" and card.rank in (1, 2
 def royal_rows(last: Card = KH, max_size: int = 10) -> SearchStrategy[list[Card]]:
     """Rows QH ... ``last`` with up to ``max_size`` cards between, from the deck or the small pool."""
     pools = [[c for c in pool if c not in (QH, last)] for pool in (CARDS, SMALL_POOL)]
-    middles = st.sampled_from(pools).flatmap(lambda pool: st.lists(st.sampled_from(pool), max_size=max_size, unique=True))
+    middles = st.sampled_from(pools).flatmap(
+        lambda pool: st.lists(st.sampled_from(pool), max_size=max_size, unique=True)
+    )
     return middles.map(lambda cards: [QH, *cards, last])
 
 
@@ -74,7 +76,8 @@ def nizhni_rows(draw: st.DrawFn, max_size: int = 10) -> list[Card]:
     pool = draw(st.sampled_from([list(CARDS), SMALL_POOL]))
     first = draw(st.sampled_from(pool))
     last = draw(st.sampled_from([c for c in CARDS if c.rank == first.rank and c != first]))
-    cards = draw(st.lists(st.sampled_from([c for c in pool if c not in (first, last)]), max_size=max_size, unique=True))
+    others = [c for c in pool if c not in (first, last)]
+    cards = draw(st.lists(st.sampled_from(others), max_size=max_size, unique=True))
     return [first, *cards, last]
 
 
@@ -336,7 +339,11 @@ def test_deal_notation() -> None:
     assert game.moves(state) == [DEAL]
     assert game.describe_move(state, DEAL) == "deal 5D"
     assert game.parse_move(state, "deal 5D") is game.parse_move(state, "deal") is DEAL
-    for bad, says in (("deal 7S", "next card of the stock is not 7S .*5D"), ("deal 5D 7S", "cannot read"), ("7H", "or 'deal'")):
+    for bad, says in (
+        ("deal 7S", "next card of the stock is not 7S .*5D"),
+        ("deal 5D 7S", "cannot read"),
+        ("7H", "or 'deal'"),
+    ):
         with pytest.raises(MoveError, match=says):
             game.parse_move(state, bad)
     with pytest.raises(MoveError, match="stock is empty"):
