@@ -19,12 +19,13 @@ floors is held to ``max_memory`` too (when full it stops growing), beside each s
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, replace
-from typing import Generic, Hashable, Sequence, TypeVar
+from typing import Generic, TypeVar
 
 from solver.protocol import Game
 from solver.replay import checked, replay
-from solver.result import Limits, SearchResult, Verdict
+from solver.result import NO_LIMITS, Limits, SearchResult, Verdict
 from solver.search import RESTART_NODES, depth_first
 from solver.table import TableMemory, TranspositionTable, ValueTable, digest
 
@@ -52,7 +53,7 @@ class MoveAnalysis(Generic[Move]):
 
 
 def analyse(
-    game: Game[State, Move], start: State, limits: Limits = Limits(), restart_nodes: int | None = RESTART_NODES
+    game: Game[State, Move], start: State, limits: Limits = NO_LIMITS, restart_nodes: int | None = RESTART_NODES
 ) -> list[MoveAnalysis[Move]]:
     """Every legal move in ``start`` with what it leaves, best first (ties in the game's order)."""
     proven: _Proven[State, Move] = _Proven(game, TableMemory(limits.max_memory))

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Hashable, Sequence, TypeVar
+from typing import Generic, TypeVar
 
 from solver.protocol import Game
 from solver.result import SearchResult, Verdict

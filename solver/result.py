@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Generic, Hashable, TypeVar
+from typing import Generic, TypeVar
 
 from solver.errors import UserError
 
@@ -47,6 +48,10 @@ class Limits:
             if value is not None and not (math.isfinite(value) and value > 0):
                 option = "--" + name.replace("_", "-")
                 raise LimitError(f"{option} must be a positive finite number, not {value}: {_FIXES[name]}")
+
+
+#: No limit at all: the default of every search.
+NO_LIMITS = Limits()
 
 
 @dataclass

@@ -10,13 +10,20 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from typing import Generic, Hashable, Iterator, NamedTuple, TypeVar
+from collections.abc import Hashable, Iterator
+from typing import Generic, NamedTuple, TypeVar
 
 import xxhash
 
 from solver.protocol import CostedGame, Game
-from solver.result import Limits, SearchResult, Stats, Verdict
-from solver.table import DIGEST_MASK, TableMemory, TranspositionTable, ValueTable, digest
+from solver.result import NO_LIMITS, Limits, SearchResult, Stats, Verdict
+from solver.table import (
+    DIGEST_MASK,
+    TableMemory,
+    TranspositionTable,
+    ValueTable,
+    digest,
+)
 
 State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
@@ -113,7 +120,7 @@ def luby(run: int) -> int:
 def depth_first(
     game: Game[State, Move],
     start: State,
-    limits: Limits = Limits(),
+    limits: Limits = NO_LIMITS,
     restart_nodes: int | None = RESTART_NODES,
     table: TranspositionTable | None = None,
 ) -> SearchResult[Move]:
@@ -142,7 +149,8 @@ def _decide(
     game: Game[State, Move], start: State, budget: _Budget, table: TranspositionTable, restart_nodes: int | None
 ) -> SearchResult[Move]:
     """The body of :func:`depth_first`, on a given budget and table."""
-    best, best_line = game.score(start), ()
+    best = game.score(start)
+    best_line: tuple[Move, ...] = ()
     if game.is_won(start):
         return SearchResult(Verdict.WON, best, (), budget.stats(table))
     for run in itertools.count():
@@ -215,8 +223,9 @@ def _dive(
             child_moves = moves(child)
             if mixer and len(child_moves) > 1:
                 turn = (child_digest * mixer >> 32) % len(child_moves)
-                child_moves = child_moves[turn:] + child_moves[:turn]
-            options = iter(child_moves)
+                options = itertools.chain(child_moves[turn:], child_moves[:turn])
+            else:
+                options = iter(child_moves)
             break
         else:
             if not ancestors:
@@ -229,7 +238,7 @@ def _dive(
 
 
 def iterative_deepening(
-    game: CostedGame[State, Move], start: State, limits: Limits = Limits()
+    game: CostedGame[State, Move], start: State, limits: Limits = NO_LIMITS
 ) -> SearchResult[Move]:
     """The win of least total move cost: a depth-first search decides the deal, then IDA*.
 
@@ -244,14 +253,15 @@ def iterative_deepening(
     """
     budget = _Budget(limits)
     memory = TableMemory(limits.max_memory)
-    table: TranspositionTable | ValueTable = TranspositionTable(memory)
-    decided = _decide(game, start, budget, table, RESTART_NODES)
+    searched = TranspositionTable(memory)
+    decided = _decide(game, start, budget, searched, RESTART_NODES)
     if decided.verdict is not Verdict.WON:
         return decided
     win_score, line = decided.best_score, decided.best_line
     cheapest = line_cost(game, start, line)
     bound = game.cost_to_win_bound(start)
     iterations = 0
+    table: TranspositionTable | ValueTable = searched
     try:
         while bound < cheapest:
             iterations += 1

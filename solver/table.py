@@ -8,7 +8,8 @@ score). The tables of one search share one :class:`TableMemory`: its bound and w
 from __future__ import annotations
 
 import sys
-from typing import Generic, Iterable, TypeVar
+from collections.abc import Iterable
+from typing import Generic, TypeVar
 
 import xxhash
 

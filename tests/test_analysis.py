@@ -1,9 +1,10 @@
 """Hints (solver.analysis) on toy games given as explicit graphs, acyclic and cyclic: each move's
 answer against its own search on a fresh table, and against plain reachability."""
 
-from hypothesis import given, strategies as st
-
 from helpers import GraphGame, chain, graphs, reachable
+from hypothesis import given
+from hypothesis import strategies as st
+
 from solver.analysis import MoveAnalysis, analyse
 from solver.replay import replay
 from solver.result import Limits, Verdict

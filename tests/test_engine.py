@@ -4,9 +4,9 @@ import heapq
 from dataclasses import dataclass
 
 import pytest
-from hypothesis import given, strategies as st
-
 from helpers import GraphGame, chain, graphs, reachable
+from hypothesis import given
+from hypothesis import strategies as st
 
 from solver.errors import UserError
 from solver.replay import IllegalLine, checked, replay
@@ -151,8 +151,8 @@ def test_the_node_limit_is_the_number_of_states_expanded(search):
 
 
 @pytest.mark.parametrize("limits", [
-    dict(max_nodes=0), dict(max_seconds=-1.0), dict(max_memory=0),
-    dict(max_seconds=float("nan")), dict(max_seconds=float("inf")), dict(max_nodes=float("-inf")),
+    {"max_nodes": 0}, {"max_seconds": -1.0}, {"max_memory": 0},
+    {"max_seconds": float("nan")}, {"max_seconds": float("inf")}, {"max_nodes": float("-inf")},
 ])
 def test_limits_must_be_positive_and_finite_and_say_so_as_the_users_error(limits):
     with pytest.raises(LimitError, match=r"^--max-\w+ must be a positive finite number, not .*: give e\.g\. --max-"):
