@@ -85,6 +85,7 @@ class _Proven(Generic[State, Move]):
         #: Winnable states by digest: a winning line through the state, and the state's place on it.
         self.wins: dict[int, tuple[tuple[Move, ...], int]] = {}
         self.win_score = 0
+        self._last: tuple[object, int] = (object(), 0)
 
     def moves(self, state: State) -> Sequence[Move]:
         return self.game.moves(state)
@@ -97,7 +98,7 @@ class _Proven(Generic[State, Move]):
 
     def lower_bound(self, state: State) -> int:
         bound = self.game.lower_bound(state)
-        floor = self.floors.entries.get(digest(self.game.key(state))) if self.floors.entries else None
+        floor = self.floors.entries.get(self._digest(state)) if self.floors.entries else None
         return bound if floor is None or floor < bound else floor
 
     def is_won(self, state: State) -> bool:
@@ -107,7 +108,14 @@ class _Proven(Generic[State, Move]):
         return self.win_score if self._winnable(state) else self.game.score(state)
 
     def _winnable(self, state: State) -> bool:
-        return bool(self.wins) and digest(self.game.key(state)) in self.wins
+        return bool(self.wins) and self._digest(state) in self.wins
+
+    def _digest(self, state: State) -> int:
+        """The state's digest, remembered for the last state asked about: the search asks for its
+        bound, then its score, then whether it is won, one state at a time."""
+        if state is not self._last[0]:
+            self._last = (state, digest(self.game.key(state)))
+        return self._last[1]
 
     def completed(self, start: State, result: SearchResult[Move]) -> SearchResult[Move]:
         """``result`` with a win that stopped at a known winnable state played to the end, checked
