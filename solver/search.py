@@ -136,8 +136,8 @@ def depth_first(
     the table, so no run repeats the work of another; only the abandoned path is forgotten.
     ``restart_nodes=None`` searches once in the game's own order.
 
-    ``table``, if given, must be empty; it then holds, after the search, the states it searched
-    (every one of them reachable from ``start``).
+    ``table``, if given, must be empty (its memory bound replaces ``limits.max_memory``); it then
+    holds, after the search, the states it searched (every one of them reachable from ``start``).
     """
     budget = _Budget(limits)
     if table is None:
