@@ -223,9 +223,8 @@ def _dive(
             child_moves = moves(child)
             if mixer and len(child_moves) > 1:
                 turn = (child_digest * mixer >> 32) % len(child_moves)
-                options = itertools.chain(child_moves[turn:], child_moves[:turn])
-            else:
-                options = iter(child_moves)
+                child_moves = [*child_moves[turn:], *child_moves[:turn]]
+            options = iter(child_moves)
             break
         else:
             if not ancestors:
