@@ -47,7 +47,7 @@ class Limits:
             value = getattr(self, name)
             if value is not None and not (math.isfinite(value) and value > 0):
                 option = "--" + name.replace("_", "-")
-                raise LimitError(f"{option} must be a positive finite number, not {value}: {_FIXES[name]}")
+                raise LimitError(f"{option} must be positive and finite, not {value}: {_FIXES[name]}")
 
 
 #: No limit at all: the default of every search.

@@ -155,7 +155,7 @@ def test_the_node_limit_is_the_number_of_states_expanded(search):
     {"max_seconds": float("nan")}, {"max_seconds": float("inf")}, {"max_nodes": float("-inf")},
 ])
 def test_limits_must_be_positive_and_finite_and_say_so_as_the_users_error(limits):
-    with pytest.raises(LimitError, match=r"^--max-\w+ must be a positive finite number, not .*: give e\.g\. --max-"):
+    with pytest.raises(LimitError, match=r"^--max-\w+ must be positive and finite, not .*: give e\.g\. --max-"):
         Limits(**limits)
     assert issubclass(LimitError, UserError)
 
