@@ -73,7 +73,7 @@ def solve_command(
     """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves."""
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
-    for number, (deal_seed, cards, start) in enumerate(_starts(setup, seed, deal, file, position)):
+    for number, (deal_seed, cards, start) in enumerate(starts(setup, seed, deal, file, position)):
         outcome = solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals)
         if as_json:
             typer.echo(json.dumps(outcome.record()))
@@ -99,10 +99,10 @@ def verify_command(
     and its redeals.
     """
     setup = Setup.of(game, variant, option)
-    starts = list(_starts(setup, seed, deal, file, position))
-    if len(starts) != 1:
-        raise MoveError(f"verify takes one deal or position; the file holds {len(starts)}")
-    _, cards, start = starts[0]
+    given = list(starts(setup, seed, deal, file, position))
+    if len(given) != 1:
+        raise MoveError(f"verify takes one deal or position; the file holds {len(given)}")
+    _, cards, start = given[0]
     texts, record = read_solution(read_text(solution, "solution file"))
     if record is not None:
         check_record_is_for(record, setup, start, cards)
@@ -131,7 +131,7 @@ def read_text(path: Path, what: str) -> str:
 Start = tuple[Optional[int], Optional[list[Card]], Any]
 
 
-def _starts(
+def starts(
     setup: Setup, seed: Optional[int], deal: Optional[str], file: Optional[Path], position: Optional[str]
 ) -> Iterator[Start]:
     """Where each search starts, from exactly one of ``--seed``, ``--deal``, ``--file`` or
