@@ -187,7 +187,14 @@ def _dive(
     ancestors: list[tuple[State, Iterator[Move]]] = []
     line: list[Move] = []
     mask = DIGEST_MASK
-    nodes = budget.nodes + 1
+    # The run's start is expanded again, so it counts and is held to the limits like any state
+    # (a run beginning exactly at the node limit stops here: --max-nodes N expands N states).
+    budget.nodes += 1
+    try:
+        budget.check()
+    except _LimitReached as reached:
+        return _Run(Verdict.UNKNOWN, best, best_line, reached.limit)
+    nodes = budget.nodes
     next_check = budget.next_check(nodes, table, cap)
     while True:
         for move in options:

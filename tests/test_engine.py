@@ -222,3 +222,17 @@ def test_value_tables_keep_the_pinned_values_and_share_the_memory_account():
     assert costs.full() and not seen.full()
     costs.evict([3, 5])
     assert costs.entries == {3: 30, 5: 50} and memory.evictions == 1 and memory.peak_entries == 20
+
+
+@pytest.mark.parametrize("limit", [999, 1000, 1001, 2000, 4000, 5000, 6000, 8000])
+def test_a_node_limit_expands_exactly_that_many_states_even_where_a_restart_begins(limit):
+    """Restart runs begin where the Luby schedule's sums of RESTART_NODES (1000) fall: the run's
+    start counts too. PySolFC's Accordion deal 151 is undecided within 8000 states."""
+    from rulesets.accordion import OpenAccordion
+    from rulesets.deals import seeded_deal
+
+    game = OpenAccordion()
+    start = game.start(seeded_deal(151))
+    result = depth_first(game, start, Limits(max_nodes=limit))
+    assert result.verdict is Verdict.UNKNOWN and result.limit == "max_nodes" and result.stats.nodes == limit
+
