@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, List, Optional
@@ -27,6 +27,7 @@ from solver.cli.options import (
 )
 from solver.result import Verdict
 from solver.service.setup import Setup, limits
+from solver.api import Solved
 from solver.service.solving import Outcome, solve_from
 from solver.service.verification import check_record_is_for, read_solution, verify
 
@@ -69,14 +70,20 @@ def solve_command(
     fewest_redeals: bool = typer.Option(False, "--fewest-redeals", help="Find the win with the fewest passes through the stock (IDA*)."),
     show: bool = typer.Option(False, "--show", help="Draw the layout after each move."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per deal per line."),
+    html: Optional[Path] = typer.Option(None, "--html", help="Also write a page replaying the line move by move."),
 ) -> None:
     """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves."""
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
+    if html is not None and file is not None:
+        raise MoveError("--html replays one deal: give it with --seed, --deal or --position, not --file")
     for number, (deal_seed, cards, start) in enumerate(starts(setup, seed, deal, file, position)):
-        outcome = solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals)
+        solved = Solved(solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals))
+        outcome = solved.outcome
+        if html is not None:
+            write_atomically(html, solved.to_html())
         if as_json:
-            typer.echo(json.dumps(outcome.record()))
+            typer.echo(solved.to_json())
         else:
             if number:
                 typer.echo("")
@@ -218,3 +225,14 @@ def _print_layout(game: Any, state: Any, touched: frozenset[str]) -> None:
     for line in game.picture(state).text(touched).splitlines():
         typer.echo(f"       {line}")
     typer.echo(f"       position: {game.write_position(state)}")
+
+
+def write_atomically(path: Path, text: str) -> None:
+    """Write ``text`` to ``path`` through a temporary file renamed into place, so that an
+    interrupted write never leaves half a file (nor clobbers the old one)."""
+    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        temporary.write_text(text, encoding="utf-8")
+        os.replace(temporary, path)
+    finally:
+        temporary.unlink(missing_ok=True)

@@ -280,3 +280,26 @@ _PAGE = Template("""<!DOCTYPE html>
 </body>
 </html>
 """)
+
+
+def outcome_page(outcome: Any) -> str:
+    """The replay page of a solved deal or position (a :class:`solver.service.solving.Outcome`):
+    its winning line, or its line to the best score when it cannot be won."""
+    setup, game = outcome.setup, outcome.setup.game
+    options = ", ".join(f"{name}={setup.family.option(name).spell(value)}" for name, value in setup.settings.items())
+    score = outcome.score()
+    header = {
+        "game": setup.family.name,
+        "variant": setup.variant,
+        "rules": options or "(no options)",
+        "deal": f"PySolFC #{outcome.seed}" if outcome.seed is not None else "explicit deal" if outcome.deal else "position",
+        "verdict": outcome.result.verdict.value,
+        "score": "no end reached" if score is None else f"{score} {setup.family.score_label}",
+    }
+    state, steps = outcome.start, []
+    for text, move in zip(outcome.line_text(), outcome.result.best_line):
+        touched = game.touched(state, move)
+        state = game.apply(state, move)
+        steps.append(Step(text, game.picture(state), touched))
+    title = f"{setup.family.name} ({setup.variant}): {outcome.result.verdict.value}"
+    return replay_page(header, game.picture(outcome.start), steps, title)

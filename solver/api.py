@@ -1,0 +1,216 @@
+"""The Python API: solve a deal or a position, ask for hints, run and read surveys.
+
+    >>> import solver
+    >>> outcome = solver.solve("accordion", seed=7)
+    >>> outcome.result, outcome.score, len(outcome.solution)
+    ('won', 1, 51)
+
+Like the command line, this layer joins the engine to the games; the command line calls these
+same functions. Errors are the command line's: :class:`solver.errors.UserError` subclasses
+(ValueErrors) with the messages it prints.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rulesets.cards import Card
+from rulesets.family import OptionError
+from solver.errors import UserError
+from solver.service.hinting import Hint, hints
+from solver.service.replay_page import outcome_page
+from solver.service.setup import Setup, limits
+from solver.service.solving import Outcome, solve_from
+from solver.service.store import Row, Store
+
+__all__ = ["Solved", "Hint", "SurveyRows", "solve", "hint", "survey", "load_survey"]
+
+
+@dataclass(frozen=True)
+class Solved:
+    """What :func:`solve` found: ``result`` (won, lost or unknown), ``score`` (the minimum, or the
+    best found when unknown; None if no end of the game was reached), ``solution`` (the winning
+    moves as text, or None), ``best_line`` (the moves to the score when not won), ``nodes`` and
+    ``seconds`` (CPU) of the search. ``to_json()`` is the command line's ``--json`` record."""
+
+    outcome: Outcome
+
+    @property
+    def result(self) -> str:
+        return self.outcome.result.verdict.value
+
+    @property
+    def score(self) -> int | None:
+        return self.outcome.score()
+
+    @property
+    def score_proven(self) -> bool:
+        return self.outcome.score_proven()
+
+    @property
+    def solution(self) -> list[str] | None:
+        return self.outcome.line_text() if self.outcome.result.solution is not None else None
+
+    @property
+    def best_line(self) -> list[str] | None:
+        return None if self.outcome.result.solution is not None else self.outcome.line_text()
+
+    @property
+    def nodes(self) -> int:
+        return self.outcome.result.stats.nodes
+
+    @property
+    def seconds(self) -> float:
+        return self.outcome.result.stats.seconds
+
+    @property
+    def position(self) -> str:
+        """Where the search started, as a position (see docs/positions.md)."""
+        return str(self.outcome.setup.game.write_position(self.outcome.start))
+
+    def record(self) -> dict[str, Any]:
+        """The JSON record as a dict."""
+        return self.outcome.record()
+
+    def to_json(self) -> str:
+        """The record exactly as ``patience solve --json`` prints it."""
+        return json.dumps(self.record())
+
+    def to_html(self) -> str:
+        """A self-contained page replaying the line move by move (``patience solve --html``)."""
+        return outcome_page(self.outcome)
+
+    def _repr_html_(self) -> str:
+        # A notebook shows the page in a frame of its own, so several pages never share ids or keys.
+        page = html.escape(self.to_html(), quote=True)
+        return f'<iframe srcdoc="{page}" style="width:100%;height:640px;border:0"></iframe>'
+
+    def __repr__(self) -> str:
+        return f"<Solved {self.outcome.setup.variant}: {self.result}, score {self.score}, {self.nodes} nodes>"
+
+
+def setup_of(game: str, variant: str | None = None, options: Mapping[str, Any] | None = None) -> Setup:
+    """The game as named (a game or variant name), with ``options`` as a dict of values."""
+    written = [f"{name}={_spell(value)}" for name, value in (options or {}).items()]
+    return Setup.of(game, variant, written)
+
+
+def start_of(
+    setup: Setup, seed: int | None = None, deal: str | Sequence[Card | str] | None = None, position: str | None = None
+) -> tuple[Any, list[Card] | None]:
+    """The start state and its deal (None for a position), from exactly one of the three."""
+    if sum(value is not None for value in (seed, deal, position)) != 1:
+        raise OptionError("give exactly one of seed, deal or position")
+    if position is not None:
+        return setup.position(position), None
+    if seed is not None:
+        cards = setup.deal(seed=seed)
+    else:
+        assert deal is not None
+        text = deal if isinstance(deal, str) else " ".join(str(card) for card in deal)
+        cards = setup.deal(text=text)
+    return setup.game.start(cards), cards
+
+
+def solve(
+    game: str,
+    *,
+    seed: int | None = None,
+    deal: str | Sequence[Card | str] | None = None,
+    position: str | None = None,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: int | str = "2G",
+    fewest_redeals: bool = False,
+) -> Solved:
+    """Solve one deal (PySolFC's ``seed``, or the cards of ``deal``) or one ``position``."""
+    setup = setup_of(game, variant, options)
+    start, cards = start_of(setup, seed, deal, position)
+    bounds = limits(max_nodes, max_seconds, str(max_memory))
+    return Solved(solve_from(setup, start, bounds, seed, cards, fewest_redeals))
+
+
+def hint(
+    game: str,
+    *,
+    seed: int | None = None,
+    deal: str | Sequence[Card | str] | None = None,
+    position: str | None = None,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: int | str = "2G",
+) -> list[Hint]:
+    """Every legal move with what it leaves, best first (``patience hint``)."""
+    setup = setup_of(game, variant, options)
+    start, _ = start_of(setup, seed, deal, position)
+    return hints(setup, start, limits(max_nodes, max_seconds, str(max_memory)))
+
+
+def survey(
+    game: str,
+    seeds: str,
+    out: str | Path,
+    *,
+    variant: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: int | str = "2G",
+    jobs: int = 1,
+    fewest_redeals: bool = False,
+) -> Any:
+    """Solve every seed of ``seeds`` (e.g. ``"1-1000"``) into the SQLite file ``out``, resuming it
+    (``patience survey``); returns the tally of what this run did."""
+    from solver.service.seeds import parse_seeds
+    from solver.service.survey import SurveySpec, run_survey
+
+    written = tuple(f"{name}={_spell(value)}" for name, value in (options or {}).items())
+    bounds = limits(max_nodes, max_seconds, str(max_memory))
+    spec = SurveySpec(game, variant, written, bounds.max_nodes, bounds.max_seconds, bounds.max_memory, fewest_redeals)
+    spec.setup()  # a bad game, variant or option is refused before the file is touched
+    return run_survey(spec, parse_seeds(seeds), Path(out), jobs)
+
+
+class SurveyRows:
+    """The rows of a survey file: iterate for :class:`~solver.service.store.Row` records (by
+    seed), or ``to_frame()`` for a pandas DataFrame (pandas must be installed)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        Store(self.path).close()  # refuse a missing or foreign file now, not at the first row
+
+    def __iter__(self) -> Iterator[Row]:
+        store = Store(self.path)
+        try:
+            yield from store.rows()
+        finally:
+            store.close()
+
+    def to_frame(self) -> Any:
+        try:
+            import pandas
+        except ImportError:
+            raise UserError("to_frame() needs pandas: pip install pandas") from None
+        return pandas.DataFrame(list(self), columns=Row._fields)
+
+
+def load_survey(path: str | Path) -> SurveyRows:
+    """The rows of a survey file written by :func:`survey` or ``patience survey``."""
+    return SurveyRows(path)
+
+
+def _spell(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+

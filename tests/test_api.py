@@ -1,0 +1,104 @@
+"""The Python API (`import solver`): the same answers, records and errors as the command line."""
+
+from __future__ import annotations
+
+import doctest
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+import solver
+from solver.cli import app
+from solver.errors import UserError
+
+ROOT = Path(__file__).resolve().parent.parent
+runner = CliRunner()
+
+
+def without_time(record: dict) -> dict:
+    return {key: value for key, value in record.items() if key != "seconds"}
+
+
+@pytest.mark.parametrize(
+    "game, start",
+    [("accordion", {"seed": 7}), ("parlett", {"seed": 2}), ("amazons-pysol", {"seed": 1}), ("baroness", {"seed": 3})],
+)
+def test_solve_gives_the_command_lines_json_record(game: str, start: dict) -> None:
+    solved = solver.solve(game, **start, max_nodes=50_000)
+    cli = json.loads(runner.invoke(app, ["solve", game, "--seed", str(start["seed"]), "--json", "--max-nodes", "50000"]).output)
+    assert without_time(json.loads(solved.to_json())) == without_time(cli)
+    assert solved.result == cli["result"] and solved.nodes == cli["nodes"] and solved.seconds >= 0
+    assert (solved.solution or solved.best_line) == (cli["solution"] or cli["best_line"])
+
+
+def test_deal_position_options_and_variant_arguments() -> None:
+    by_seed = solver.solve("accordion", seed=7)
+    cards = by_seed.record()["deal"]
+    assert solver.solve("accordion", deal=cards).solution == by_seed.solution
+    assert solver.solve("accordion", deal=cards.split()).result == "won"
+    later = solver.solve("accordion", position="row: 9D 4S 5D 6H 2D QS AD AH 2H AC 9S 5S")
+    assert later.result == "won" and later.score == 1 and later.record()["deal"] is None
+    strict = solver.solve("accordion", seed=7, options={"compulsory": True})
+    assert strict.record()["variant"] == "accordion" and strict.record()["options"]["compulsory"] is True
+    assert solver.solve("accordion", variant="parlett", seed=7).record() | {"seconds": 0} == strict.record() | {
+        "seconds": 0,
+        "variant": "parlett",
+    }
+
+
+@pytest.mark.parametrize(
+    "call, argv",
+    [
+        (lambda: solver.solve("accordion", seed=0), ["solve", "accordion", "--seed", "0"]),
+        (lambda: solver.solve("nope", seed=1), ["solve", "nope", "--seed", "1"]),
+        (lambda: solver.solve("accordion", deal="AS AS"), ["solve", "accordion", "--deal", "AS AS"]),
+        (lambda: solver.solve("accordion", seed=1, max_nodes=0), ["solve", "accordion", "--seed", "1", "--max-nodes", "0"]),
+        (lambda: solver.hint("accordion", position="row: AS AS"), ["hint", "accordion", "--position", "row: AS AS"]),
+    ],
+)
+def test_errors_are_the_command_lines(call, argv) -> None:
+    with pytest.raises(UserError) as raised:
+        call()
+    assert isinstance(raised.value, ValueError)
+    result = runner.invoke(app, argv)
+    assert result.exit_code == 2 and str(raised.value) in result.output
+
+
+def test_hint_survey_and_load_survey(tmp_path: Path) -> None:
+    lines = solver.hint("accordion", position="row: 9D 4S 5D 6H 2D QS AD AH 2H AC 9S 5S")
+    assert [h.result for h in lines] == ["won", "won", "lost", "lost"] and lines[0].score == 1
+    out = tmp_path / "s.sqlite"
+    tally = solver.survey("thirteens", "1-20", out)
+    assert tally.solved == 20
+    rows = list(solver.load_survey(out))
+    assert [row.seed for row in rows] == list(range(1, 21)) and {row.result for row in rows} <= {"won", "lost"}
+    again = solver.solve("thirteens", seed=rows[4].seed)
+    assert (again.result, again.score, again.nodes) == (rows[4].result, rows[4].score, rows[4].nodes)
+    with pytest.raises(UserError):
+        solver.load_survey(tmp_path / "missing.sqlite")
+
+
+def test_to_frame_when_pandas_is_installed(tmp_path: Path) -> None:
+    pandas = pytest.importorskip("pandas", reason="pandas is optional: to_frame() needs it")
+    out = tmp_path / "s.sqlite"
+    solver.survey("thirteens", "1-5", out)
+    frame = solver.load_survey(out).to_frame()
+    assert isinstance(frame, pandas.DataFrame) and list(frame["seed"]) == [1, 2, 3, 4, 5]
+
+
+def test_html_replay_from_python_and_the_command_line(tmp_path: Path) -> None:
+    solved = solver.solve("baroness", seed=3)
+    page = solved.to_html()
+    assert page.startswith("<!DOCTYPE html>") and "https://" not in page and "<script src" not in page
+    assert "discard KC" in page and "lost" in page
+    assert solved._repr_html_().startswith("<iframe srcdoc=")
+    target = tmp_path / "replay.html"
+    result = runner.invoke(app, ["solve", "baroness", "--seed", "3", "--html", str(target)])
+    assert result.exit_code == 0 and target.read_text(encoding="utf-8") == page
+
+
+def test_the_readme_example_runs() -> None:
+    failures, tried = doctest.testfile(str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+    assert tried > 0 and failures == 0
