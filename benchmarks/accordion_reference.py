@@ -4,7 +4,8 @@ Prints agreement of verdict and minimal piles, total and worst CPU seconds besid
 solver's recorded ``peer_cpu_s`` (per group of deals: random, constructed, published), nodes per
 second, table memory per stored state, and the process's peak memory.
 
-    python benchmarks/accordion_reference.py [--rows N] [--max-seconds S] [--slowest K]
+    python benchmarks/accordion_reference.py [--rows N] [--only-lost] [--max-seconds S] [--slowest K]
+        [--no-memory-bound]
 """
 
 from __future__ import annotations
@@ -83,11 +84,16 @@ def bounded_run(game: Any, row: dict[str, str]) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=None, help="only the first N rows")
+    parser.add_argument("--only-lost", action="store_true", help="only the deals the reference found lost")
     parser.add_argument("--max-seconds", type=float, default=None, help="CPU limit per deal")
+    parser.add_argument("--no-memory-bound", action="store_true",
+                        help="skip re-solving the slowest deal under a 256 KiB table (a lost one can take a minute)")
     parser.add_argument("--slowest", type=int, default=5, help="list the K slowest deals")
     args = parser.parse_args()
 
     rows = list(csv.DictReader(REFERENCE.open(), delimiter="\t"))[: args.rows]
+    if args.only_lost:
+        rows = [row for row in rows if row["solvable"] == "no"]
     game = Setup.of("accordion").game
     groups: dict[str, Group] = {}
     timings: list[Timing] = []
@@ -113,8 +119,9 @@ def main() -> int:
     print(f"nodes: {nodes}, {nodes / seconds:,.0f} nodes per CPU second")
     print(f"largest table: {largest_entries} states in {largest_bytes / 2**20:.1f} MiB, "
           f"{largest_bytes / max(1, largest_entries):.0f} bytes per stored state")
-    hardest = max(timings).deal_id
-    bounded_run(game, next(row for row in rows if row["deal_id"] == hardest))
+    if not args.no_memory_bound:
+        hardest = max(timings).deal_id
+        bounded_run(game, next(row for row in rows if row["deal_id"] == hardest))
     print(f"peak memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     print("slowest deals (ours s, peer s, id, nodes):")
     for timing in sorted(timings, reverse=True)[: args.slowest]:
