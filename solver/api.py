@@ -197,7 +197,7 @@ class SurveyRows:
 
     def to_frame(self) -> Any:
         try:
-            import pandas
+            import pandas  # type: ignore[import-untyped]  # optional, and its stubs are a separate package
         except ImportError:
             raise UserError("to_frame() needs pandas: pip install pandas") from None
         return pandas.DataFrame(list(self), columns=Row._fields)
