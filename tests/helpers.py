@@ -77,21 +77,7 @@ def reachable_states(game: Any, start: Any) -> set[Any]:
     return seen
 
 
-def random_steps(game: Any, start: Any, rng: Random, most: int = 200) -> Iterator[tuple[Any, Any, Any]]:
-    """(before, move, after) for each step of a random line of play from ``start``: it stops where
-    no move is left, or after ``most`` moves (games with redeals may never run out of moves)."""
-    state = start
-    for _ in range(most):
-        moves = game.moves(state)
-        if not moves:
-            return
-        move = rng.choice(moves)
-        after = game.apply(state, move)
-        yield state, move, after
-        state = after
-
-
-# --- Royal Marriage, Queen and her Lad, Nizhni Novgorod (h-royal) ------------------------------
+# --- a second deal, for the games that fix their end cards ----------------------------------------
 
 #: PySolFC's deal number 32000 (full deck, first dealt first), the second deal the seeded layouts
 #: are checked on.
@@ -101,7 +87,7 @@ PYSOL_DEAL_32000 = (
 )
 
 
-# --- engine: toy games given as explicit graphs (h-engine) ----------------------------------------
+# --- toy games given as explicit graphs, for the engine ---------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -158,14 +144,3 @@ def graphs(draw, acyclic=False):
         edges[node] = [] if acyclic and node == n - 1 else draw(st.lists(st.tuples(targets, st.integers(0, 3)), max_size=4, unique=True))
     scores = {node: draw(st.integers(0, 5)) if node else draw(st.integers(1, 5)) for node in range(n)}
     return GraphGame(edges, scores)
-
-
-def reachable(game, start=0):
-    """Every node reachable from ``start`` (``start`` included)."""
-    seen, todo = {start}, [start]
-    while todo:
-        for target, _ in game.moves(todo.pop()):
-            if target not in seen:
-                seen.add(target)
-                todo.append(target)
-    return seen

@@ -1,7 +1,7 @@
 """Hints (solver.analysis) on toy games given as explicit graphs, acyclic and cyclic: each move's
 answer against its own search on a fresh table, and against plain reachability."""
 
-from helpers import GraphGame, chain, graphs, reachable
+from helpers import GraphGame, chain, graphs, reachable_states
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -26,7 +26,7 @@ def test_every_move_gets_the_answer_its_own_search_gives(game):
         alone = fresh(game, analysis.move)
         assert (analysis.verdict, analysis.score) == (alone.verdict, alone.best_score)
         child = game.apply(0, analysis.move)
-        states = reachable(game, child)
+        states = reachable_states(game, child)
         assert analysis.score == min(game.score(state) for state in states)
         assert (analysis.verdict is Verdict.WON) == any(game.is_won(state) for state in states)
         final = replay(game, child, analysis.line)

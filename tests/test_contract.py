@@ -44,7 +44,7 @@ def small_start(family: Family, variant: str, seed: int, size: int) -> tuple[Any
     return game, game.start(cards)
 
 
-def reachable(game: Any, start: Any) -> dict[Any, list[tuple[Any, Any]]] | None:
+def state_graph(game: Any, start: Any) -> dict[Any, list[tuple[Any, Any]]] | None:
     """Every state reachable from ``start`` with its (move, next state) pairs, by state value
     (None if there are more than MAX_STATES: that deal is left to smaller ones)."""
     graph: dict[Any, list[tuple[Any, Any]]] = {}
@@ -84,7 +84,7 @@ def futures(game: Any, graph: dict[Any, list[tuple[Any, Any]]]) -> dict[Any, tup
 @given(seed=st.integers(1, 10**6), size=st.integers(4, 8))
 def test_every_variant_keeps_the_contract(family: Family, variant: str, seed: int, size: int) -> None:
     game, start = small_start(family, variant, seed, size)
-    graph = reachable(game, start)
+    graph = state_graph(game, start)
     assume(graph is not None)
     assert graph is not None
     future = futures(game, graph)

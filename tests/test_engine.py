@@ -4,7 +4,7 @@ import heapq
 from dataclasses import dataclass
 
 import pytest
-from helpers import GraphGame, chain, graphs, reachable
+from helpers import GraphGame, chain, graphs, reachable_states
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -34,7 +34,7 @@ def cheapest_win(game, start=0):
 @given(graphs())
 def test_depth_first_finds_a_win_exactly_when_one_is_reachable(game):
     result = checked(game, 0, depth_first(game, 0))
-    states = reachable(game)
+    states = reachable_states(game, 0)
     assert result.best_score == min(game.scores[s] for s in states)
     assert (result.verdict is Verdict.WON) == any(game.is_won(s) for s in states)
     assert result.verdict is not Verdict.UNKNOWN
@@ -47,7 +47,7 @@ def test_iterative_deepening_finds_the_cheapest_win(game):
     cheapest = cheapest_win(game)
     if cheapest is None:
         assert result.verdict is Verdict.LOST
-        assert result.best_score == min(game.scores[s] for s in reachable(game))
+        assert result.best_score == min(game.scores[s] for s in reachable_states(game, 0))
     else:
         assert result.verdict is Verdict.WON
         assert sum(game.move_cost(None, move) for move in result.solution) == cheapest
@@ -58,7 +58,7 @@ class BoundedGraphGame(GraphGame):
     """A graph game whose lower bound is exact: the least score reachable from a node."""
 
     def lower_bound(self, state):
-        return min(self.scores[node] for node in reachable(self, state))
+        return min(self.scores[node] for node in reachable_states(self, state))
 
 
 @given(graphs())
@@ -70,7 +70,7 @@ def test_iterative_deepening_skips_what_cannot_win_and_still_finds_the_cheapest(
     if cheapest is not None:
         assert line_cost(bounded, 0, result.solution) == cheapest
     else:
-        assert result.best_score == min(game.scores[s] for s in reachable(game))
+        assert result.best_score == min(game.scores[s] for s in reachable_states(game, 0))
 
 
 def test_a_limit_after_the_win_is_known_keeps_the_win_and_names_the_limit():
