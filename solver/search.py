@@ -174,7 +174,8 @@ def _dive(
 ) -> _Run[Move]:
     """One depth-first run, until a win, the space exhausted, a limit, or ``cap`` nodes.
 
-    The hot loop: the game's methods and the digest are bound to locals, and the limits, the
+    The hot loop, kept whole (over 50 lines: a call per state costs more than its readability buys):
+    the game's methods and the digest are bound to locals, and the limits, the
     cap and the memory bound are looked at only when ``nodes`` reaches ``next_check``.
     """
     moves, apply, key, score = game.moves, game.apply, game.key, game.score
@@ -304,7 +305,8 @@ def _bounded_pass(
     """One IDA* pass, walked like :func:`_dive`; raises _LimitReached.
 
     Returns the next bound (the least estimate cut off, or None if nothing was) and the win found
-    within ``bound``, if any.
+    within ``bound``, if any. Like ``_dive`` it is one loop kept whole (over 50 lines): the
+    game's methods bound to locals and no call per state beyond the game's own.
     """
     next_bound: int | None = None
     start_digest = digest(game.key(start))
