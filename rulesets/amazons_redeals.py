@@ -3,18 +3,19 @@
 
 Two bounds, by the options: with ``any_suit`` or ``skip_complete``, the one-pass bound (0 or
 1: some card cannot go up before this pass ends); otherwise the passes bound (0 to
-:attr:`RedealBound.DEPTH` + 2), which also follows which depot each card must lie in over the
-next passes.
+:attr:`RedealBound.cap`, 4 by default), which also follows which depot each card must lie in over
+the next passes.
 
-A :class:`RedealBound` keeps a cache of the passes bound's look-ahead, by layout. It is not
-safe to share between threads: :class:`rulesets.amazons.Amazons` gives each thread its own.
+A :class:`RedealBound` learns the passes bound's look-ahead by layout, in a cache bounded in bytes
+(:meth:`RedealBound.approximate_bytes`). It is not safe to share between threads:
+:class:`rulesets.amazons.Amazons` gives each thread its own.
 """
 
 from __future__ import annotations
 
 import itertools
 import sys
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING, Iterator, Sequence
 
 from rulesets.cards import SUIT
 
@@ -22,16 +23,19 @@ if TYPE_CHECKING:
     from rulesets.amazons import Amazons, AmazonsState
 
 Piles = tuple[tuple[int, ...], ...]
+Cards = Sequence[int]  # cards in order: a tuple, or bytes in the look-ahead
 _EMPTY_PLACE = 0xFE  # a cache key's byte for an empty foundation place (card codes are < 52)
+_NEVER = 1 << 30  # no bound shown missed yet
+_ENTRY_BYTES = sys.getsizeof((0, 0))  # a cache entry's value pair (its key is counted apart)
 
 
 class RedealBound:
     """The redeal bound of one Amazons game, with its own cache (for one thread)."""
 
-    DEPTH = 2  # passes looked through beyond the two-pass test (each multiplies the time)
-    CACHE_SIZE = 200_000  # layouts cached; the cache is emptied when it holds more
+    CAP = 4  # the highest bound sought by default: each pass beyond the two-pass test costs more
+    MAX_BYTES = 64 << 20  # the cache's bound by default
 
-    def __init__(self, game: Amazons) -> None:
+    def __init__(self, game: Amazons, cap: int = CAP, max_bytes: int = MAX_BYTES) -> None:
         self._game = game
         self._piles = game.piles
         self._range = range(game.piles)
@@ -40,23 +44,27 @@ class RedealBound:
         self._queen_any = game.queen_any_depot
         self._gather_order = game.gather_order
         self._by_passes = not (game.any_suit or game.skip_complete)
-        self._cache: dict[bytes, int] = {}
+        #: Per pass-start layout, (the highest bound shown reached, the lowest shown missed).
+        self._cache: dict[bytes, tuple[int, int]] = {}
+        self._cache_bytes = 0
+        self.cap = cap
+        self.max_bytes = max_bytes  # the cache is emptied when it would hold more
 
     def __call__(self, state: AmazonsState) -> int:
         """A lower bound on the redeals any win from ``state`` still needs."""
         if self._by_passes:
-            return self._passes_bound(*state, self.DEPTH)
+            return self._passes_bound(*state, self.cap)
         return self._one_pass_bound(state)
 
     def approximate_bytes(self) -> int:
-        """The memory the cache holds, roughly (the dict and its keys; the values are small ints
-        Python shares)."""
-        return sys.getsizeof(self._cache) + sum(map(sys.getsizeof, self._cache))
+        """The memory the cache holds: the dict, its keys and its value pairs (the ints in them
+        are small ones Python shares)."""
+        return sys.getsizeof(self._cache) + self._cache_bytes
 
     # ----- the passes bound (suits mattering, skip_complete off) ------------------------------
 
-    def _passes_bound(self, depots: Piles, stock: tuple[int, ...], foundations: Piles, depth: int) -> int:
-        """Redeals any win from a state still needs, at least: 0 to ``depth`` + 2.
+    def _passes_bound(self, depots: Piles, stock: tuple[int, ...], foundations: Piles, cap: int) -> int:
+        """Redeals any win from a state still needs, at least: 0 to ``cap``.
 
         Column: the depot a card is in, or will be dealt to. Every pass deals from empty depots
         in rounds of one card per depot, so a card's column is its stock index modulo the piles.
@@ -71,9 +79,8 @@ class RedealBound:
         column it cannot go up from (:meth:`_stuck_next_pass`): it is still out after the next
         pass, so a second redeal follows the first.
 
-        With ``depth`` left, at least 1 + the least of this bound (one ``depth`` less) over every
-        layout the next pass can start from (:meth:`_next_passes`): a win from here redeals once
-        and then wins from one of those.
+        k > 2 when every layout the next pass can start from (:meth:`_next_layouts`) needs k - 1
+        (:meth:`_at_least`): a win from here redeals once and then wins from one of those.
         """
         if not stock and not any(depots):
             return 0
@@ -85,9 +92,71 @@ class RedealBound:
             return 0
         if not self._stuck_next_pass(columns, stuck, masks):
             return 1
-        if depth <= 0:
-            return 2
-        return max(2, 1 + self._next_passes(foundations, columns, stuck, depth - 1))
+        bound = 2
+        while bound < cap and self._all_at_least(foundations, columns, stuck, bound):
+            bound += 1
+        return bound
+
+    def _at_least(self, stock: Cards, foundations: Piles, need: int) -> bool:
+        """Whether the passes bound of the layout a pass starts from (empty depots, ``stock``)
+        reaches ``need``, by the rule of :meth:`_passes_bound` with no cap.
+
+        The answers are learnt by layout (a pass start depends on its stock and foundation tops
+        alone): the cache keeps the highest ``need`` shown reached and the lowest shown missed,
+        so later questions about the layout, at any ``need``, reuse the work.
+        """
+        if need <= 0:
+            return True
+        key = bytes(stock) + bytes(place[-1] if place else _EMPTY_PLACE for place in foundations)
+        cache = self._cache
+        known = cache.get(key)
+        if known is not None:
+            reached, missed = known
+            if need <= reached:
+                return True
+            if need >= missed:
+                return False
+        else:
+            reached, missed = 0, _NEVER
+        answer = self._decide(stock, foundations, need)
+        if answer:
+            reached = need
+        else:
+            missed = need
+        if key not in cache:
+            self._store(key)  # (a deeper question may have emptied the cache meanwhile)
+        cache[key] = (reached, missed)
+        return answer
+
+    def _decide(self, stock: Cards, foundations: Piles, need: int) -> bool:
+        """The uncached :meth:`_at_least`."""
+        piles = self._piles
+        columns = [stock[c::piles] for c in self._range]
+        masks = self._suit_columns(foundations)
+        empty = ((),) * piles
+        stuck = self._stuck_this_pass(empty, foundations, columns, masks)
+        if stuck is None:
+            return False
+        if not self._stuck_next_pass(columns, stuck, masks):
+            return need <= 1
+        # Deepening: a layout next pass that needs few redeals refutes ``need`` at once, so
+        # look for one at each depth before looking deeper (the cache keeps what each depth shows).
+        return all(self._all_at_least(foundations, columns, stuck, depth) for depth in range(2, need))
+
+    def _all_at_least(self, foundations: Piles, columns: Sequence[Cards], stuck: bytearray, need: int) -> bool:
+        """Whether every layout the next pass can start from (:meth:`_next_layouts`) needs
+        ``need`` redeals (:meth:`_at_least`); stops at the first that does not."""
+        at_least = self._at_least
+        return all(at_least(stock, places, need) for stock, places in self._next_layouts(foundations, columns, stuck))
+
+    def _store(self, key: bytes) -> None:
+        """Count a new cache entry's bytes, emptying the cache first when it would pass its
+        bound."""
+        size = sys.getsizeof(key) + _ENTRY_BYTES
+        if self._cache_bytes + size > self.max_bytes:
+            self._cache.clear()
+            self._cache_bytes = 0
+        self._cache_bytes += size
 
     def _suit_columns(self, foundations: Piles) -> list[int]:
         """Per suit, the columns (as bits) its cards can go up from: the one under its Ace's
@@ -104,7 +173,11 @@ class RedealBound:
         return masks
 
     def _stuck_this_pass(
-        self, depots: Piles, foundations: Piles, columns: list[tuple[int, ...]], masks: list[int]
+        self,
+        depots: Piles,
+        foundations: Piles,
+        columns: Sequence[Cards],
+        masks: list[int],
     ) -> bytearray | None:
         """Flags (by card code) of the cards that cannot go up before this pass ends; None if
         there are none. ``columns``: each column's cards in deal order this pass; ``masks``: the
@@ -129,7 +202,7 @@ class RedealBound:
         self._spread(depots, columns, loose, stuck)
         return stuck
 
-    def _left_under_place(self, depot: tuple[int, ...], column: tuple[int, ...], place: tuple[int, ...]) -> list[int]:
+    def _left_under_place(self, depot: tuple[int, ...], column: Cards, place: tuple[int, ...]) -> list[int]:
         """The cards of ``column`` (``depot`` now, then its cards still to deal) that no line of
         play can take up this pass, under a place holding a suit.
 
@@ -158,7 +231,12 @@ class RedealBound:
             index += 1
 
     def _stuck_under_empty_place(
-        self, c: int, depot: tuple[int, ...], column: tuple[int, ...], masks: list[int], stuck: bytearray
+        self,
+        c: int,
+        depot: tuple[int, ...],
+        column: Cards,
+        masks: list[int],
+        stuck: bytearray,
     ) -> None:
         """Flag the cards of column ``c``, under an empty place, stuck from the start: a card
         whose suit cannot go up from the column, and a card of the depot under a higher card of
@@ -178,7 +256,13 @@ class RedealBound:
                     stuck[card] = 1
                     break
 
-    def _spread(self, depots: Piles, columns: list[tuple[int, ...]], loose: list[int], stuck: bytearray) -> None:
+    def _spread(
+        self,
+        depots: Piles,
+        columns: Sequence[Cards],
+        loose: list[int],
+        stuck: bytearray,
+    ) -> None:
         """Flag, to a fixed point, the cards stuck behind stuck cards: a card above a stuck card
         of its own suit (a suit goes up in rank order; a ``queen_any_depot`` Queen too waits for
         its Jack), and in a depot under an empty place (columns ``loose``), a card under a stuck
@@ -207,7 +291,7 @@ class RedealBound:
             if not changed:
                 return
 
-    def _stuck_next_pass(self, columns: list[tuple[int, ...]], stuck: bytearray, masks: list[int]) -> bool:
+    def _stuck_next_pass(self, columns: Sequence[Cards], stuck: bytearray, masks: list[int]) -> bool:
         """Whether, whichever cards go up this pass, some card left must lie next pass in a
         column it cannot go up from.
 
@@ -242,31 +326,9 @@ class RedealBound:
                     reach |= ok
         return False
 
-    def _next_passes(self, foundations: Piles, columns: list[tuple[int, ...]], stuck: bytearray, depth: int) -> int:
-        """The least :meth:`_passes_bound` (with ``depth``) over the layouts the next pass can
-        start from (:meth:`_next_layouts`), or a lower value: the search stops at the first
-        layout bounded by 0 or 1. Answers are cached by layout, the cache emptied when full
-        (the bound of a layout depends on its stock and foundation tops alone)."""
-        cache = self._cache
-        if len(cache) > self.CACHE_SIZE:
-            cache.clear()
-        empty = ((),) * self._piles
-        best = 99
-        for stock, new_foundations in self._next_layouts(foundations, columns, stuck):
-            tops = bytes(place[-1] if place else _EMPTY_PLACE for place in new_foundations)
-            key = bytes(stock) + tops + bytes((depth,))
-            bound = cache.get(key)
-            if bound is None:
-                bound = cache[key] = self._passes_bound(empty, stock, new_foundations, depth)
-            if bound < best:
-                best = bound
-                if bound <= 1:
-                    return bound
-        return best
-
     def _next_layouts(
-        self, foundations: Piles, columns: list[tuple[int, ...]], stuck: bytearray
-    ) -> Iterator[tuple[tuple[int, ...], Piles]]:
+        self, foundations: Piles, columns: Sequence[Cards], stuck: bytearray
+    ) -> Iterator[tuple[bytes, Piles]]:
         """The (stock, foundations) the next pass can start from, most cards played first.
 
         Each suit goes up in rank order, so the cards a pass plays are, per suit, the lowest few
@@ -278,31 +340,35 @@ class RedealBound:
         """
         prefixes = self._playable_prefixes(columns, stuck)
         place_of = {SUIT[foundations[t][0]]: t for t in self._range if foundations[t]}
+        order = bytes(card for c in self._gather_order for card in columns[c])
         for counts in itertools.product(*[range(len(prefix), -1, -1) for prefix in prefixes]):
-            gone = set()
             new_foundations = list(foundations)
+            gone = bytearray()
             for suit, count in enumerate(counts):
                 if count:
                     played = prefixes[suit][:count]
-                    gone.update(played)
+                    gone.extend(played)
                     if suit in place_of:
                         t = place_of[suit]
-                        new_foundations[t] = new_foundations[t] + tuple(played)
-            stock = tuple(card for c in self._gather_order for card in columns[c] if card not in gone)
-            yield stock, tuple(new_foundations)
+                        new_foundations[t] = new_foundations[t] + played
+            yield order.translate(None, gone), tuple(new_foundations)
 
-    def _playable_prefixes(self, columns: list[tuple[int, ...]], stuck: bytearray) -> list[list[int]]:
+    def _playable_prefixes(self, columns: Sequence[Cards], stuck: bytearray) -> list[tuple[int, ...]]:
         """Per suit, its cards in rank order up to its lowest stuck one: those a pass may play."""
         level = self._level
+        chains: list[list[int]] = [[], [], [], []]
+        for column in columns:
+            for card in column:
+                chains[SUIT[card]].append(card)
         prefixes = []
-        for suit in range(4):
-            chain = sorted((card for column in columns for card in column if SUIT[card] == suit), key=level.__getitem__)
-            prefix = []
+        for chain in chains:
+            chain.sort(key=level.__getitem__)
+            count = 0
             for card in chain:
                 if stuck[card]:
                     break
-                prefix.append(card)
-            prefixes.append(prefix)
+                count += 1
+            prefixes.append(tuple(chain[:count]))
         return prefixes
 
     # ----- the one-pass bound (any_suit or skip_complete) --------------------------------------

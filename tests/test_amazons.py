@@ -6,6 +6,7 @@ from __future__ import annotations
 import itertools
 import random
 import re
+import sys
 import threading
 from functools import cache
 from pathlib import Path
@@ -18,6 +19,7 @@ from hypothesis import strategies as st
 
 from rulesets import families
 from rulesets.amazons import FAMILIES, Amazons, Play
+from rulesets.amazons_redeals import RedealBound
 from rulesets.cards import CARDS, NAME, RANK, Card, format_cards, parse_cards
 from rulesets.deals import STRIPPED_RANKS
 from rulesets.moves import DEAL, REDEAL
@@ -152,6 +154,59 @@ def test_bounds_are_admissible(options, game, data):
         fewest = brute.fewest_redeals(as_brute_state(state))
         if fewest is not None:
             assert ruleset.cost_to_win_bound(state) <= fewest
+
+
+class DeepBound(Amazons):
+    """Amazons whose redeal bound looks as far ahead as it can (a cap of 12, not 4), with a
+    cache small enough to be emptied often."""
+
+    def __init__(self, **options):
+        super().__init__(**options)
+        self.deep = RedealBound(self, cap=12, max_bytes=4000)
+
+    def cost_to_win_bound(self, state):
+        return self.deep(state)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(options=st.sampled_from(ALL_OPTIONS), game=small_games(max_cards=8), data=st.data())
+def test_a_deeper_redeal_bound_stays_admissible_and_no_lower(options, game, data):
+    """Along a random walk, the bound with a higher cap and a tiny cache is at least the default
+    one and at most the brute force's fewest redeals; IDA* with it wins with exactly that many."""
+    ranks, _, piles, deal = game
+    ruleset = Amazons(**options, ranks=ranks, piles=piles)
+    deep = DeepBound(**options, ranks=ranks, piles=piles)
+    brute = Brute(ranks, piles, **options)
+    start = ruleset.start(deal)
+    for state, _ in walk(ruleset, start, data.draw(st.lists(st.integers(0, 9), max_size=30))):
+        fewest = brute.fewest_redeals(as_brute_state(state))
+        assert deep.cost_to_win_bound(state) >= ruleset.cost_to_win_bound(state)
+        if fewest is not None:
+            assert deep.cost_to_win_bound(state) <= fewest
+    fewest = brute.fewest_redeals(as_brute_state(start))
+    result = iterative_deepening(deep, start)
+    assert (result.verdict is Verdict.WON) == (fewest is not None)
+    if fewest is not None:
+        assert line_cost(deep, start, result.solution) == fewest
+
+
+def test_the_redeal_bound_reaches_past_four_when_asked():
+    """Deal 1 needs 9 or more redeals: after its first twelve moves, a cap of 6 shows more
+    than the default cap of 4 allows, and the cache's bytes are counted honestly: the dict,
+    each key and each value pair, never more than its bound."""
+    game = variant_game("amazons")
+    state = game.start(FAMILY.seeded_deal(1))
+    for state, _ in walk(game, state, [0] * 12):
+        pass
+    deep = RedealBound(game, cap=6, max_bytes=1 << 20)
+    assert game.cost_to_win_bound(state) <= 4 < deep(state)
+    cache = deep._cache
+    assert deep.approximate_bytes() == sys.getsizeof(cache) + sum(
+        sys.getsizeof(k) + sys.getsizeof(v) for k, v in cache.items()
+    )
+    small = RedealBound(game, cap=6, max_bytes=20_000)
+    assert small(state) == deep(state)
+    assert small.approximate_bytes() <= sys.getsizeof(small._cache) + 20_000
 
 
 class Unbounded(Amazons):
