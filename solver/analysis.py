@@ -123,7 +123,17 @@ class _Proven(Generic[State, Move]):
         final = replay(self.game, start, result.best_line).final
         if result.verdict is Verdict.WON and not self.game.is_won(final):
             line, place = self.wins[digest(self.game.key(final))]
-            result = replace(result, best_line=result.best_line + line[place:])
+            rest = line[place:]
+            played = replay(self.game, final, rest)
+            if played.illegal_at is not None or not self.game.is_won(played.final):
+                # Equal keys promise equal futures, not equal move lists: a game may offer an
+                # equivalent state's moves otherwise (Thirteens' forced pair depends on where the
+                # cards lie). The state is winnable, so its own winning line is found directly.
+                found = depth_first(self.game, final)
+                if found.verdict is not Verdict.WON:
+                    raise AssertionError("a state proven winnable was not won")
+                rest = found.best_line
+            result = replace(result, best_line=result.best_line + rest)
         return checked(self.game, start, result)
 
     def learn(self, start: State, result: SearchResult[Move], table: TranspositionTable) -> None:
