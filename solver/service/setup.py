@@ -3,9 +3,11 @@ ruleset, the deals of that game, and the limits of the search."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from rulesets import find_game
@@ -47,17 +49,29 @@ _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 
 
 def parse_size(text: str) -> int:
-    """A memory size such as ``512M``, ``2G`` or ``1000000`` (bytes)."""
+    """A memory size such as ``512M``, ``2G`` or ``1000000`` (bytes); any number of digits."""
     found = _SIZE.match(text)
     if not found:
         raise OptionError(f"cannot read memory size {text!r}: write e.g. 500M or 2G")
     scale = 1024 ** " kmgt".index((found.group(2) or " ").lower())
-    size = int(float(found.group(1)) * scale)
+    size = int(Fraction(found.group(1)) * scale)  # exact: a float would overflow on 400 digits
     if size < MIN_MEMORY:
         raise OptionError(f"memory size {text!r} is too small: the table needs at least 64K")
     return size
 
 
+def check_limits(max_nodes: int | None, max_seconds: float | None, max_memory: int | None) -> Limits:
+    """The limits of a search, refused unless each is absent or a positive, finite number
+    (``nan`` or ``inf`` CPU seconds would silently mean no limit)."""
+    if max_nodes is not None and max_nodes < 1:
+        raise OptionError(f"--max-nodes must be 1 or more, not {max_nodes}")
+    if max_seconds is not None and not (0 < max_seconds < math.inf):
+        raise OptionError(f"--max-seconds must be a positive, finite number of CPU seconds, not {max_seconds}")
+    if max_memory is not None and max_memory < MIN_MEMORY:
+        raise OptionError(f"--max-memory must be at least 64K, not {max_memory} bytes")
+    return Limits(max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory)
+
+
 def limits(max_nodes: int | None, max_seconds: float | None, max_memory: str) -> Limits:
     """The search limits as the user writes them (the memory bound as text, e.g. ``2G``)."""
-    return Limits(max_nodes=max_nodes, max_seconds=max_seconds, max_memory=parse_size(max_memory))
+    return check_limits(max_nodes, max_seconds, parse_size(max_memory))
