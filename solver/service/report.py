@@ -104,7 +104,7 @@ def _settings(path: Path, meta: dict[str, str], family: Any) -> dict[str, Any]:
 def _limit(stored: str) -> float | None:
     """A limit as stored (JSON); None for no limit, as older versions stored NaN or infinity."""
     value = json.loads(stored)
-    return value if value is None or math.isfinite(value) else None
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _family(name: str) -> Any:
@@ -118,10 +118,13 @@ def _family(name: str) -> Any:
 
 
 def _size(value: int) -> str:
-    for unit in "KMGT":
-        value_in = value / 1024 ** ("KMGT".index(unit) + 1)
-        if value_in < 1024 or unit == "T":
-            return f"{value_in:g}{unit}" if value >= 1024 else f"{value}"
+    """A byte count in the largest of the units K, M, G, T it reaches (2G, 1.5M), or bare."""
+    for power, unit in ((4, "T"), (3, "G"), (2, "M"), (1, "K")):
+        if value >= 1024**power:
+            try:
+                return f"{value / 1024**power:g}{unit}"
+            except OverflowError:  # only in files written before sizes were bounded
+                return str(value)
     return str(value)
 
 

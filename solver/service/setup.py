@@ -45,6 +45,7 @@ class Setup:
 
 
 MIN_MEMORY = 64 * 1024
+MAX_MEMORY = 2**63 - 1  # beyond any machine, and the largest integer a survey file stores
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 
 
@@ -55,6 +56,9 @@ def parse_size(text: str) -> int:
         raise OptionError(f"cannot read memory size {text!r}: write e.g. 500M or 2G")
     scale = 1024 ** " kmgt".index((found.group(2) or " ").lower())
     size = int(Fraction(found.group(1)) * scale)  # exact: a float would overflow on 400 digits
+    if size > MAX_MEMORY:
+        shown = text if len(text) <= 24 else text[:12] + "..."
+        raise OptionError(f"memory size {shown!r} is too large: the most is 2**63 - 1 bytes; write e.g. 500M or 2G")
     if size < MIN_MEMORY:
         raise OptionError(f"memory size {text!r} is too small: the table needs at least 64K")
     return size
@@ -67,8 +71,8 @@ def check_limits(max_nodes: int | None, max_seconds: float | None, max_memory: i
         raise OptionError(f"--max-nodes must be 1 or more, not {max_nodes}")
     if max_seconds is not None and not (0 < max_seconds < math.inf):
         raise OptionError(f"--max-seconds must be a positive, finite number of CPU seconds, not {max_seconds}")
-    if max_memory is not None and max_memory < MIN_MEMORY:
-        raise OptionError(f"--max-memory must be at least 64K, not {max_memory} bytes")
+    if max_memory is not None and not MIN_MEMORY <= max_memory <= MAX_MEMORY:
+        raise OptionError(f"--max-memory must be from 64K to 2**63 - 1 bytes, not {max_memory} bytes")
     return Limits(max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory)
 
 

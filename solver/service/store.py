@@ -126,18 +126,23 @@ class Store:
             self.meta: dict[str, str] = dict(self.db.execute("SELECT key, value FROM survey"))
             self.columns = tuple(c for c in COLUMNS if c in self._present_columns())
         if identity is not None:
-            self._check(identity)
+            self._check(identity, self.meta)
 
-    def _open_to_read(self) -> sqlite3.Connection:
-        """A read-only connection to an existing survey file, checked whole."""
+    def _open_to_read(self, fix: str = "") -> sqlite3.Connection:
+        """A read-only connection to an existing survey file, checked whole (``fix``: what to add
+        to the message refusing a file that is not a survey)."""
         path = self.path
         if not path.exists():
             raise SurveyError(f"{path}: no such survey file")
         if path.is_dir():
             raise SurveyError(f"{path} is a directory, not a survey file")
         if path.stat().st_size == 0:
-            raise SurveyError(f"{path} is empty, not a survey file")
-        db = _connect(path, "ro")
+            raise SurveyError(f"{path} is empty, not a survey file{fix}")
+        with open(path, "rb") as file:
+            header = file.read(20)
+        if not header.startswith(_SQLITE_HEADER):
+            raise SurveyError(f"{path} is not a survey file (nor any SQLite file){fix}")
+        db = _connect(path, "immutable" if _at_rest(path, header) else "ro")
         try:
             with self._faults("read"):
                 try:
@@ -145,20 +150,20 @@ class Store:
                 except sqlite3.OperationalError:  # read-only storage and no -shm file: read as is
                     db.close()
                     db = _connect(path, "immutable")
-                self._check_survey(db)
+                self._check_survey(db, fix)
         except BaseException:
             db.close()
             raise
         return db
 
-    def _check_survey(self, db: sqlite3.Connection) -> None:
+    def _check_survey(self, db: sqlite3.Connection, fix: str) -> None:
         """Refuse a file that is not a survey or is damaged."""
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not {"survey", "deals"} <= tables:
-            raise SurveyError(f"{self.path} is an SQLite file but not a survey file (it has no survey and deals tables)")
+            raise SurveyError(f"{self.path} is an SQLite file but not a survey file (it has no survey and deals tables){fix}")
         problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
         if problem != "ok":
-            raise StoreFault(self.path, f"the file is damaged ({problem})", DAMAGED_FIX, resumable=False)
+            raise _damaged(self.path, " ".join(problem.split()))
 
     def _open_to_write(self, identity: dict[str, str]) -> sqlite3.Connection:
         """A connection to write to, the file created if new; an existing file is first read and
@@ -169,9 +174,12 @@ class Store:
         if not path.parent.is_dir():
             raise SurveyError(f"cannot create {path}: there is no directory {path.parent}")
         if path.exists() and path.stat().st_size > 0:
-            existing = Store(path)
-            existing.close()
-            existing._check(identity)
+            existing = self._open_to_read("; give another --out file")
+            try:
+                with self._faults("read"):
+                    self._check(identity, dict(existing.execute("SELECT key, value FROM survey")))
+            finally:
+                existing.close()
             created = False
         else:
             created = not path.exists()
@@ -207,14 +215,14 @@ class Store:
     def _present_columns(self) -> set[str]:
         return {name for (name,) in self.db.execute("SELECT name FROM pragma_table_info('deals')")}
 
-    def _check(self, identity: dict[str, str]) -> None:
-        """Refuse a run whose settings differ from the file's (a setting either lacks counts)."""
-        keys = [*identity, *(k for k in self.meta if k not in identity and k != "schema")]
-        differ = [k for k in keys if self.meta.get(k) != identity.get(k)]
+    def _check(self, identity: dict[str, str], meta: dict[str, str]) -> None:
+        """Refuse a run whose settings differ from the file's ``meta`` (a setting either lacks counts)."""
+        keys = [*identity, *(k for k in meta if k not in identity and k != "schema")]
+        differ = [k for k in keys if meta.get(k) != identity.get(k)]
         if differ:
             raise SurveyError(
                 f"{self.path} holds a survey with other settings ("
-                + "; ".join(f"{k}: file has {self.meta.get(k)}, this run {identity.get(k)}" for k in differ)
+                + "; ".join(f"{k}: file has {meta.get(k)}, this run {identity.get(k)}" for k in differ)
                 + "); results of different rules, options, limits or solver versions are not mixed: give another --out"
             )
 
@@ -270,9 +278,6 @@ class Store:
         self.db.close()
 
 
-#: What to do with a damaged survey file.
-DAMAGED_FIX = "copy what is readable with: sqlite3 FILE .recover | sqlite3 NEW-FILE, or start a new --out file"
-
 # SQLite's primary result codes, and what each says about the file.
 _SQLITE_BUSY, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTADB = 5, 8, 11, 13, 14, 26
 
@@ -288,7 +293,7 @@ def _fault(path: Path, error: sqlite3.Error | OSError, doing: str) -> StoreFault
     if code == _SQLITE_BUSY:
         return StoreFault(path, "another process keeps the file locked", "wait until it ends")
     if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
-        return StoreFault(path, f"the file is damaged or not a survey file ({error})", DAMAGED_FIX, resumable=False)
+        return _damaged(path, str(error))
     if code == _SQLITE_CANTOPEN:
         return StoreFault(path, f"cannot open the file or create its -wal and -shm files beside it ({error})",
                           "check that its directory is writable")
@@ -296,6 +301,23 @@ def _fault(path: Path, error: sqlite3.Error | OSError, doing: str) -> StoreFault
 
 
 _MODES = {"rw": "mode=rwc", "ro": "mode=ro", "immutable": "immutable=1"}
+
+
+def _damaged(path: Path, problem: str) -> StoreFault:
+    """A damaged file: rerunning cannot mend it, but SQLite's shell can copy what is readable."""
+    recovered = path.with_name(f"{path.stem}-recovered{path.suffix}")
+    return StoreFault(path, f"the file is damaged ({problem})",
+                      f"copy what is readable with: sqlite3 {path} .recover | sqlite3 {recovered}", resumable=False)
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _at_rest(path: Path, header: bytes) -> bool:
+    """Whether ``path``, whose file begins with ``header``, is a WAL database no one has open:
+    then it is read as an immutable file, and a reader leaves no -wal and -shm files behind
+    (SQLite's read-only mode would). A WAL database being written always has its -wal file."""
+    return header[18:20] == b"\x02\x02" and not side_files(path)[0].exists()
 
 
 def _connect(path: Path, mode: str) -> sqlite3.Connection:
@@ -314,7 +336,8 @@ def side_files(path: Path) -> tuple[Path, ...]:
 
 
 class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if the block raised."""
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if the block raised (unless SQLite has
+    rolled back already, as it does on some errors such as a full disk)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
@@ -323,4 +346,7 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is None:
+            self.db.execute("COMMIT")
+        elif self.db.in_transaction:
+            self.db.execute("ROLLBACK")
