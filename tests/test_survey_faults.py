@@ -26,9 +26,16 @@ from pathlib import Path
 
 import pytest
 import typer
+from helpers import (
+    SURVEY_GAME,
+    SURVEY_NODES,
+    SURVEY_VARIANT,
+    patience_command,
+    survey_args,
+    survey_table,
+)
 from typer.testing import CliRunner
 
-from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, patience_command, survey_args, survey_table
 from solver.cli import friendly
 from solver.cli.survey import report_command, survey_command
 from solver.service import store as store_module
@@ -347,7 +354,7 @@ def remount(directory: Path, options: str) -> None:
 def test_a_full_tmpfs_says_what_is_stored_and_a_rerun_carries_on(reference, tmp_path):
     with tmpfs(tmp_path / "disk", "64k") as disk:
         out = disk / "s.sqlite"
-        process = subprocess.run([*patience_command(), *survey_args(out, SEEDS)], capture_output=True, text=True, timeout=120)
+        process = subprocess.run([*patience_command(), *survey_args(out, SEEDS)], check=False, capture_output=True, text=True, timeout=120)
         lines = process.stderr.strip().splitlines()
         assert process.returncode == 2 and len(lines) == 1, process.stderr
         assert "disk is full" in lines[0] and "rerun the same command" in lines[0], lines[0]
@@ -457,7 +464,7 @@ def test_kill_9_at_random_moments_then_a_rerun_stores_what_an_uninterrupted_run_
             kept = survey_table(out)
             assert kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}], (moment, seed)
     rerun = subprocess.run([*patience_command(), *survey_args(out, SEEDS, "--jobs", "2")],
-                           capture_output=True, text=True, env=env, timeout=120)
+                           check=False, capture_output=True, text=True, env=env, timeout=120)
     assert rerun.returncode == 0 and rerun.stderr == "", rerun.stderr
     final = [(row[0], row[5], row[6], row[9]) for row in survey_table(out)]
     assert final == [(row[0], row[5], row[6], row[9]) for row in reference[1]], f"moments {moments} (random seed {seed})"
