@@ -135,6 +135,22 @@ def test_a_failed_export_leaves_the_file_it_would_replace(reference, tmp_path, m
     assert len(target.read_text().splitlines()) == TOTAL + 1 and [p.name for p in tmp_path.iterdir()] == ["deals.csv"]
 
 
+def test_exports_go_through_links_and_into_devices_as_they_are(reference, tmp_path):
+    (tmp_path / "link.csv").symlink_to(tmp_path / "real.csv")
+    assert runner.invoke(cli, ["report", str(reference[0]), "--csv", str(tmp_path / "link.csv")]).exit_code == 0
+    assert (tmp_path / "link.csv").is_symlink() and len((tmp_path / "real.csv").read_text().splitlines()) == TOTAL + 1
+    if Path("/dev/full").exists():  # a device is written, never replaced by a file
+        message = error_line(runner.invoke(cli, ["report", str(reference[0]), "--json", "/dev/full"]))
+        assert "No space left" in message and Path("/dev/full").is_char_device()
+
+
+def test_names_the_system_cannot_look_up_get_one_line(reference):
+    long = "x" * 5000
+    for args in (["report", long], ["report", str(reference[0]), "--csv", long], survey_args(long, "1-3"),
+                 ["report", str(reference[0]), "--json", "nul\0byte.json"]):  # (typer refuses a NUL in a path itself)
+        assert "file name" in error_line(runner.invoke(cli, args))
+
+
 # ----------------------------------------------------------------------------- files
 
 

@@ -9,6 +9,7 @@ import csv
 import json
 import math
 import os
+import stat
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -19,7 +20,7 @@ from typing import IO, Any
 from solver.service.errors import SurveyError
 from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import wilson
-from solver.service.store import COLUMNS, Store, side_files
+from solver.service.store import COLUMNS, Store, side_files, status
 
 
 def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
@@ -223,11 +224,12 @@ def check_targets(source: Path, targets: dict[str, str | None]) -> None:
         if target is None or target == "-":
             continue
         path = Path(target)
+        found, parent = status(path), status(path.parent)
         if any(_same_file(path, given) for given in inputs):
             raise SurveyError(f"{option} {target} would overwrite the survey file it reports: give another file name")
-        if path.is_dir():
+        if found is not None and stat.S_ISDIR(found.st_mode):
             raise SurveyError(f"{option} {target} is a directory: give a file name")
-        if not path.parent.is_dir():
+        if parent is None or not stat.S_ISDIR(parent.st_mode):
             raise SurveyError(f"{option} {target}: there is no directory {path.parent}")
         for other, other_option in taken.items():
             if _same_file(path, other):
@@ -249,27 +251,37 @@ def _same_file(path: Path, other: Path) -> bool:
 
 @contextmanager
 def _replacing(target: str, binary: bool = False) -> Iterator[IO[Any]]:
-    """A file to write ``target`` to: standard output for ``-``; otherwise a temporary file beside
-    it, renamed over it once complete, so that a failed export leaves no half-written file."""
+    """A file to write ``target`` to: standard output for ``-``; a device or pipe (``/dev/stdout``)
+    as it is; otherwise a temporary file beside it, renamed over it once complete, so that a
+    failed export leaves no half-written file (the file a symbolic link names is replaced)."""
     if target == "-":
         yield sys.stdout.buffer if binary else sys.stdout
         return
-    path = Path(target)
+    found, path = status(Path(target)), Path(target).resolve()
+    temporary: Path | None = None
     try:
-        handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-    except OSError as error:
-        raise SurveyError(f"cannot write {target}: {error.strerror}") from None
-    try:
-        with os.fdopen(handle, "wb") if binary else os.fdopen(handle, "w", newline="", encoding="utf-8") as out:
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            with _opened(os.open(target, os.O_WRONLY), binary) as out:
+                yield out
+            return
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        temporary = Path(name)
+        with _opened(handle, binary) as out:
             yield out
         os.chmod(temporary, _mode_for(path))
         os.replace(temporary, path)
-    except OSError as error:
-        Path(temporary).unlink(missing_ok=True)
-        raise SurveyError(f"cannot write {target}: {error.strerror}; nothing was written to it") from None
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
+    except BrokenPipeError:
         raise
+    except OSError as error:
+        raise SurveyError(f"cannot write {target}: {error.strerror}; it was left as it was") from None
+    finally:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+
+
+def _opened(handle: int, binary: bool) -> IO[Any]:
+    """A file object over an open descriptor: bytes, or UTF-8 text with lines as written."""
+    return os.fdopen(handle, "wb") if binary else os.fdopen(handle, "w", newline="", encoding="utf-8")
 
 
 def _mode_for(path: Path) -> int:

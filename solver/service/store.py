@@ -10,7 +10,9 @@ that is refused is left exactly as it was.
 from __future__ import annotations
 
 import errno
+import os
 import sqlite3
+import stat
 import types
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -131,12 +133,12 @@ class Store:
     def _open_to_read(self, fix: str = "") -> sqlite3.Connection:
         """A read-only connection to an existing survey file, checked whole (``fix``: what to add
         to the message refusing a file that is not a survey)."""
-        path = self.path
-        if not path.exists():
+        path, found = self.path, status(self.path)
+        if found is None:
             raise SurveyError(f"{path}: no such survey file")
-        if path.is_dir():
+        if stat.S_ISDIR(found.st_mode):
             raise SurveyError(f"{path} is a directory, not a survey file")
-        if path.stat().st_size == 0:
+        if found.st_size == 0:
             raise SurveyError(f"{path} is empty, not a survey file{fix}")
         with open(path, "rb") as file:
             header = file.read(20)
@@ -168,12 +170,12 @@ class Store:
     def _open_to_write(self, identity: dict[str, str]) -> sqlite3.Connection:
         """A connection to write to, the file created if new; an existing file is first read and
         checked read-only, so that a foreign, damaged or mismatched one is left as it was."""
-        path = self.path
-        if path.is_dir():
+        path, found, parent = self.path, status(self.path), status(self.path.parent)
+        if found is not None and stat.S_ISDIR(found.st_mode):
             raise SurveyError(f"{path} is a directory: give a file name for --out")
-        if not path.parent.is_dir():
+        if parent is None or not stat.S_ISDIR(parent.st_mode):
             raise SurveyError(f"cannot create {path}: there is no directory {path.parent}")
-        if path.exists() and path.stat().st_size > 0:
+        if found is not None and found.st_size > 0:
             existing = self._open_to_read("; give another --out file")
             try:
                 with self._faults("read"):
@@ -182,7 +184,7 @@ class Store:
                 existing.close()
             created = False
         else:
-            created = not path.exists()
+            created = found is None
         db = _connect(path, "rw")
         try:
             with self._faults("write to"):
@@ -328,6 +330,18 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
         return sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
     except sqlite3.Error as error:
         raise _fault(path, error, "open") from None
+
+
+def status(path: Path) -> os.stat_result | None:
+    """The status of the file ``path`` names, None if there is none; a name the system cannot
+    look up (too long, a NUL in it, a directory that may not be searched) is refused."""
+    try:
+        return path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, ValueError) as error:
+        name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
+        raise SurveyError(f"{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error})") from None
 
 
 def side_files(path: Path) -> tuple[Path, ...]:
