@@ -140,8 +140,11 @@ class Store:
             raise SurveyError(f"{path} is a directory, not a survey file")
         if found.st_size == 0:
             raise SurveyError(f"{path} is empty, not a survey file{fix}")
-        with open(path, "rb") as file:
-            header = file.read(20)
+        try:
+            with open(path, "rb") as file:
+                header = file.read(20)
+        except OSError as error:
+            raise SurveyError(f"cannot read {path}: {error.strerror}") from None
         if not header.startswith(_SQLITE_HEADER):
             raise SurveyError(f"{path} is not a survey file (nor any SQLite file){fix}")
         db = _connect(path, "immutable" if _at_rest(path, header) else "ro")

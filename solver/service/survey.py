@@ -272,7 +272,10 @@ def _quiet_resource_tracker() -> None:
     terminal about "leaked semaphore objects" that are no fault of theirs."""
     from multiprocessing import resource_tracker
 
-    saved, quiet = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    try:
+        saved, quiet = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # no stderr to keep quiet
+        return
     try:
         os.dup2(quiet, 2)
         resource_tracker.ensure_running()
