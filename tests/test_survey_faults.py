@@ -212,6 +212,7 @@ ARGUMENTS = [
     (["--max-memory", "1K"], "too small"),
     (["--max-memory", "lots"], "memory size"),
     (["--jobs", "-1"], "--jobs"),
+    (["--jobs", "9" * 30], "--jobs"),
     (["--seeds", "5-1"], "seed range"),
     (["--variant", "no-such-variant"], "variant"),
     (["--option", "nearest=perhaps"], "nearest"),

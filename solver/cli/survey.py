@@ -17,7 +17,7 @@ from solver.cli.options import (
     VariantOption,
 )
 from solver.cli.progress import ProgressBar, show_progress
-from solver.service.errors import SchedulerLost, SurveyError
+from solver.service.errors import SchedulerLost
 from solver.service.report import (
     check_targets,
     plot,
@@ -28,7 +28,7 @@ from solver.service.report import (
 )
 from solver.service.seeds import parse_seeds
 from solver.service.setup import parse_size
-from solver.service.survey import SurveySpec, Tally, run_survey
+from solver.service.survey import SurveySpec, Tally, run_survey, worker_count
 
 #: The exit code of a survey whose Dask scheduler went away: a temporary failure (rerunning carries on).
 SCHEDULER_LOST = 75
@@ -38,7 +38,7 @@ def survey_command(
     game: str = GameArgument,
     seeds: str = typer.Option(..., "--seeds", help="Seed ranges, e.g. 1-100000 or 1-1000,2000-2100."),
     out: Path = typer.Option(..., "--out", help="The SQLite survey file (created, or resumed)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU; at most four per CPU)."),
     variant: Optional[str] = VariantOption,
     option: List[str] = OptionsOption,
     max_nodes: Optional[int] = MaxNodesOption,
@@ -58,8 +58,7 @@ def survey_command(
     Results are the same whatever --jobs or --scheduler when --max-nodes is the limit that decides;
     --max-seconds counts CPU time, so which deals it cuts off varies with the machine and its load.
     """
-    if jobs < 0:
-        raise SurveyError("--jobs must be 0 (one per CPU) or more")
+    worker_count(jobs)
     spans = parse_seeds(seeds)
     spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory))
     setup = spec.setup()  # report a bad game, variant or option before touching the file

@@ -173,7 +173,7 @@ def run_survey(
     The settings, the scheduler and the file are all checked before a deal is solved; a fault of
     the file or the scheduler after that is raised saying how many deals are stored.
     """
-    workers = jobs or os.cpu_count() or 1
+    workers = worker_count(jobs)
     client = _dask_client(scheduler) if scheduler else None
     try:
         if client is None and workers > 1:
@@ -216,6 +216,15 @@ def _fill(
     except SchedulerLost as lost:
         raise SchedulerLost(f"{lost}; {_stored(tally)} are stored in {store.path}: rerun the same command to carry on") from None
     return tally
+
+
+def worker_count(jobs: int) -> int:
+    """The worker processes ``--jobs`` asks for: 0 means one per CPU; more than four per CPU
+    would only crowd the machine (and each is a process), so they are refused."""
+    cpus = os.cpu_count() or 1
+    if not 0 <= jobs <= 4 * cpus:
+        raise SurveyError(f"--jobs must be from 0 (one per CPU) to {4 * cpus} (four per CPU on this machine), not {jobs}")
+    return jobs or cpus
 
 
 def _stored(tally: Tally) -> str:
