@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import textwrap
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, TypeVar
 
@@ -158,15 +159,14 @@ class Family:
         if self.options:
             lines.append("Options (--option name=value):")
             for option in self.options:
-                lines.append(
-                    f"  {option.name} (default {option.spell(option.default)}; "
-                    f"{option.spell_choices()}): {option.help}"
-                )
+                text = f"{option.name} (default {option.spell(option.default)}; {option.spell_choices()}): {option.help}"
+                lines.append(textwrap.fill(text, 100, initial_indent="  ", subsequent_indent="      "))
             lines.append("")
         lines.append("Variants (--variant NAME):")
         for variant in self.variants:
             preset = ", ".join(f"{k}={self.option(k).spell(v)}" for k, v in variant.settings.items())
-            lines.append(f"  {variant.name}: {variant.summary}" + (f" [{preset}]" if preset else ""))
+            text = f"{variant.name}: {variant.summary}" + (f" [{preset}]" if preset else "")
+            lines.append(textwrap.fill(text, 100, initial_indent="  ", subsequent_indent="      "))
         return "\n".join(lines)
 
     def option(self, name: str) -> Option:

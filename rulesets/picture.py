@@ -32,8 +32,8 @@ class Picture(NamedTuple):
         """The picture as lines of text; the places whose labels are in ``marked`` (the ones the
         last move changed) are flagged with ``*``."""
         lines = []
-        # Rows that show only top cards line up in columns: every label padded to the widest.
-        column = max((len(place.label) for row in self.rows for place in row), default=0)
+        # Rows of several top cards line up in columns: their labels padded to the widest.
+        column = max((len(place.label) for row in self.rows if len(row) > 1 for place in row), default=0)
         for index, row in enumerate(self.rows):
             fanned = index < len(self.fanned) and self.fanned[index]
             if fanned:
@@ -41,7 +41,8 @@ class Picture(NamedTuple):
                 for place in row:
                     lines.append(_place_text(place, marked, fanned=True, width=width))
             else:
-                lines.append(" ".join(_place_text(place, marked, fanned=False, width=column) for place in row))
+                width = column if len(row) > 1 else 0
+                lines.append(" ".join(_place_text(place, marked, fanned=False, width=width) for place in row))
         return "\n".join(lines)
 
 

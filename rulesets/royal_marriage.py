@@ -13,14 +13,14 @@ a matching pair may go (a :class:`Removal`):
 Moves are optional in Royal Marriage, Queen and her Lad and in Nizhni Novgorod with
 ``compulsory=no``. A move only involves the cards from one matching card to the other, so
 dealing one card at a time with optional moves reaches the same layouts as laying the whole row
-out first; these games are played on the open row (:class:`OpenRow`, a tuple of card codes; the
-tests show the equivalence on small decks against a brute force that deals one card at a time).
-Nizhni Novgorod with ``compulsory=yes`` deals one card at a time and must discard whenever it can
-(:class:`CompulsoryDeal`).
+out first; these games are played on the open row (:class:`OpenMarriageRow`; the tests show the
+equivalence on small decks against a brute force that deals one card at a time). Nizhni Novgorod
+with ``compulsory=yes`` deals one card at a time and must discard whenever it can
+(:class:`CompulsoryNizhni`).
 
 The open row is solved exactly by an interval analysis (:func:`analyse`, the ``guided``
-reduction of :class:`OpenRow`). Call a pair of row positions ``i < j`` *clearable* when every
-card strictly between them can be discarded while both stay. While ``i`` and ``j`` stay, a move
+reduction of :class:`OpenMarriageRow`). Call a pair of row positions ``i < j`` *clearable* when
+every card strictly between them can be discarded while both stay. While ``i`` and ``j`` stay, a move
 that discards a card between them has both its matching cards in ``i..j`` (else ``i`` or ``j``
 would lie between them and go too), so clearing ``i..j`` depends only on those cards. Its last
 move discards everything left between ``i`` and ``j``, so ``i`` and ``j`` match, and the cards it
@@ -31,54 +31,74 @@ and then discarding the survivors is legal. So ``j`` is clearable from ``i`` iff
 play are a chain of clearable gaps from the first card to the last, and the fewest cards left is
 the shortest such chain. :func:`analyse` computes all of this with bit sets in O(n^2) big-integer
 steps (about a millisecond for 52 cards). The search then needs no guessing: the start's exact
-minimum is a lower bound for every state reached from it (carried in the state as ``floor``),
-and :meth:`OpenRow.moves` puts first a move that keeps that minimum reachable, so the depth-first
-search walks straight to an optimal layout and every other branch is cut by the bound.
+minimum is a lower bound for every state reached from it (carried in the layout as ``floor``),
+and :meth:`OpenMarriageRow.moves` puts first a move that keeps that minimum reachable, so the
+depth-first search walks straight to an optimal layout and every other branch is cut by the bound.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
-from typing import Any, Callable, Iterator, Mapping, NamedTuple, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple, Protocol
 
-from rulesets.accordion import MATCH
-from rulesets.cards import CARDS, Card, CardError, parse_card
+from rulesets.cards import (
+    CARDS,
+    MATCH,
+    NAME,
+    RANK,
+    SUIT,
+    Card,
+    CardError,
+    codes_in,
+    parse_card,
+)
 from rulesets.family import Family, Option, Variant
-from rulesets.notation import MoveError
+from rulesets.moves import DEAL, StockMove
+from rulesets.notation import (
+    MoveError,
+    PositionError,
+    cannot_read,
+    check_deal,
+    check_distinct,
+    describe_deal,
+    is_deal,
+    read_card,
+    read_card_list,
+    read_sections,
+    write_card_list,
+    write_sections,
+)
+from rulesets.picture import Picture, Place
 from solver.protocol import NO_SCORE
 
 _MAX_ROW = 52
-QUEEN_OF_HEARTS = parse_card("QH")
-KING_OF_HEARTS = parse_card("KH")
-JACK_OF_HEARTS = parse_card("JH")
-#: SUIT[code], RANK[code]: a card's suit index (0..3) and rank (1..13) by code.
-SUIT: tuple[int, ...] = tuple(code // 13 for code in range(52))
-RANK: tuple[int, ...] = tuple(code % 13 + 1 for code in range(52))
+QUEEN_OF_HEARTS = parse_card("QH").code
+KING_OF_HEARTS = parse_card("KH").code
+JACK_OF_HEARTS = parse_card("JH").code
 
 
 class DealError(CardError):
-    """A deal that does not carry this game's fixed end cards where the layout needs them."""
+    """A deal that does not carry this game's end cards where the layout needs them."""
 
 
-class Move(NamedTuple):
-    """Discard the cards strictly between row positions ``left`` and ``right`` (0-based, in the
-    row as it is now); ``left == -1`` is dealing the next card (compulsory Nizhni Novgorod)."""
+class Discard(NamedTuple):
+    """Discard the cards strictly between the matching cards at row positions ``left`` and
+    ``right`` (0-based, in the row as it is now)."""
 
     left: int
     right: int
 
 
-DEAL = Move(-1, -1)
-#: _MOVES[i][j] is Move(i, j), made once so move generation allocates nothing.
-_MOVES = tuple(tuple(Move(i, j) for j in range(_MAX_ROW)) for i in range(_MAX_ROW))
-
-
-def _bits(mask: int) -> Iterator[int]:
-    """The positions of the set bits of ``mask``, lowest first."""
-    while mask:
-        low = mask & -mask
-        yield low.bit_length() - 1
-        mask ^= low
+#: A move of compulsory Nizhni Novgorod: a discard, or DEAL (the stock's next card).
+NizhniMove = Discard | StockMove
+#: _DISCARDS[i][j] is Discard(i, j), made once so move generation allocates nothing.
+_DISCARDS = tuple(tuple(Discard(i, j) for j in range(_MAX_ROW)) for i in range(_MAX_ROW))
+#: The positions in a set of row positions, lowest first: such sets are bit masks read exactly
+#: like sets of cards.
+_positions_in = codes_in
 
 
 # --- which cards between a matching pair may go ------------------------------------------------
@@ -125,8 +145,8 @@ class Removal:
 
 def _two_survivors(i: int, j: int, clear: list[int]) -> list[int] | None:
     """Two survivors ``p, q`` with gaps ``i..p, p..q, q..j`` all clearable, if there are."""
-    for p in _bits(clear[i]):
-        for q in _bits(clear[p]):
+    for p in _positions_in(clear[i]):
+        for q in _positions_in(clear[p]):
             if clear[q] >> j & 1:
                 return [p, q]
     return None
@@ -158,27 +178,27 @@ class OneOrTwo(Removal):
 
     def reach(self, p: int, clear: list[int], masks: Masks, runs: list[int]) -> int:
         found = clear[p]
-        for q in _bits(clear[p]):
+        for q in _positions_in(clear[p]):
             found |= clear[q]
         if self.all_same_suit:
             run = clear[p]
-            for q in _bits(clear[p] & masks.suit[p]):
+            for q in _positions_in(clear[p] & masks.suit[p]):
                 run |= runs[q]
             runs[p] = run
             found |= run
         return found
 
     def survivors(self, i: int, j: int, clear: list[int], masks: Masks, runs: list[int]) -> list[int]:
-        for p in _bits(clear[i]):
+        for p in _positions_in(clear[i]):
             if clear[p] >> j & 1:
                 return [p]
         two = _two_survivors(i, j, clear)
         if two is not None:
             return two
-        first = next(p for p in _bits(clear[i]) if runs[p] >> j & 1)
+        first = next(p for p in _positions_in(clear[i]) if runs[p] >> j & 1)
         group = [first]
         while not clear[group[-1]] >> j & 1:
-            group.append(next(q for q in _bits(clear[group[-1]] & masks.suit[first]) if runs[q] >> j & 1))
+            group.append(next(q for q in _positions_in(clear[group[-1]] & masks.suit[first]) if runs[q] >> j & 1))
         return group
 
 
@@ -206,28 +226,28 @@ class LadPairs(Removal):
     def reach(self, p: int, clear: list[int], masks: Masks, tables: _PairTables) -> int:
         pairs, after = tables
         closing = clear[p]
-        for r in _bits(clear[p]):
+        for r in _positions_in(clear[p]):
             closing |= pairs[r]
         after[p] = closing
         run = 0
-        for q in _bits(clear[p] & masks.match[p]):
+        for q in _positions_in(clear[p] & masks.match[p]):
             run |= after[q]
         pairs[p] = run
         return clear[p] | run
 
     def survivors(self, i: int, j: int, clear: list[int], masks: Masks, tables: _PairTables) -> list[int]:
         pairs, after = tables
-        for p in _bits(clear[i]):
+        for p in _positions_in(clear[i]):
             if clear[p] >> j & 1:
                 return [p]
-        first = next(p for p in _bits(clear[i]) if pairs[p] >> j & 1)
+        first = next(p for p in _positions_in(clear[i]) if pairs[p] >> j & 1)
         group = []
         while True:
-            second = next(q for q in _bits(clear[first] & masks.match[first]) if after[q] >> j & 1)
+            second = next(q for q in _positions_in(clear[first] & masks.match[first]) if after[q] >> j & 1)
             group += [first, second]
             if clear[second] >> j & 1:
                 return group
-            first = next(r for r in _bits(clear[second]) if pairs[r] >> j & 1)
+            first = next(r for r in _positions_in(clear[second]) if pairs[r] >> j & 1)
 
 
 class InnerTwo(Removal):
@@ -239,7 +259,7 @@ class InnerTwo(Removal):
 
     def reach(self, p: int, clear: list[int], masks: Masks, tables: Any) -> int:
         found = 0
-        for q in _bits(clear[p]):
+        for q in _positions_in(clear[p]):
             found |= clear[q]
         return found
 
@@ -285,151 +305,200 @@ def analyse(row: Sequence[int], removal: Removal) -> Analysis:
             candidates = (candidates ^ low) | (reach[low.bit_length() - 1] & matching)
         clear[i] = found
         reach[i] = removal.reach(i, clear, masks, tables)
-        fewest[i] = 1 + min(fewest[j] for j in _bits(found))
+        fewest[i] = 1 + min(fewest[j] for j in _positions_in(found))
     return Analysis(clear, fewest, masks, tables)
 
 
-def best_move(row: Sequence[int], removal: Removal, analysis: Analysis) -> Move | None:
+def best_move(row: Sequence[int], removal: Removal, analysis: Analysis) -> Discard | None:
     """A move after which the fewest cards reachable is unchanged (None if no move is needed)."""
-    clear, fewest, masks, tables = analysis
+    clear, fewest = analysis.clear, analysis.fewest
     i = 0
     while i < len(row) - 1:
-        j = next(j for j in _bits(clear[i]) if fewest[j] == fewest[i] - 1)
+        j = next(j for j in _positions_in(clear[i]) if fewest[j] == fewest[i] - 1)
         if j > i + 1:
             while True:
-                points = [i, *removal.survivors(i, j, clear, masks, tables), j]
-                gap = next(((a, b) for a, b in zip(points, points[1:]) if b > a + 1), None)
+                points = [i, *removal.survivors(i, j, clear, analysis.masks, analysis.tables), j]
+                gap = next(((a, b) for a, b in itertools.pairwise(points) if b > a + 1), None)
                 if gap is None:
-                    return _MOVES[i][j]
+                    return _DISCARDS[i][j]
                 i, j = gap
         i = j
     return None
 
 
-# --- fixed end cards ------------------------------------------------------------------------------
+# --- the end cards of the row -------------------------------------------------------------------
 
 
-Check = Callable[[Sequence[Card]], None]
-Arrange = Callable[[list[Card]], list[Card]]
+class RowEnds(Protocol):
+    """Where a game's row must start and end: what a deal or a position is checked against, and
+    how a seeded deal is laid out to fit."""
+
+    @property
+    def game(self) -> str: ...
+
+    def problem(self, row: Sequence[int]) -> str | None:
+        """What is wrong with the end cards of ``row`` (card codes, first card first), or None."""
+        ...
+
+    def arrange(self, deal: list[Card]) -> list[Card]:
+        """A seeded deal rearranged so that its end cards are in place."""
+        ...
 
 
-def fixed_ends(game: str, first: Card, last: Card) -> tuple[Check, Arrange]:
-    """The check of an explicit row and the arrangement of a seeded deal for a game whose row
-    runs from ``first`` to ``last``: a seeded deal moves ``first`` to the front and ``last`` to
-    the end, the other cards keeping their deal order (PySolFC's Royal Marriage)."""
+@dataclass(frozen=True)
+class FixedEnds:
+    """A row from one fixed card to another (Royal Marriage: QH ... KH). A seeded deal moves
+    ``first`` to the front and ``last`` to the end, the other cards keeping their deal order
+    (PySolFC's Royal Marriage)."""
 
-    def check(row: Sequence[Card]) -> None:
-        for card, place, wanted in ((first, "first", 0), (last, "last", len(row) - 1)):
+    game: str
+    first: int
+    last: int
+
+    def problem(self, row: Sequence[int]) -> str | None:
+        for card, place, wanted in ((self.first, "first", 0), (self.last, "last", len(row) - 1)):
             if card not in row:
-                raise DealError(f"{game}: the row must hold {card}, its {place} card")
+                return f"{self.game}: the row must hold {NAME[card]}, its {place} card"
             position = list(row).index(card)
             if position != wanted:
-                raise DealError(
-                    f"{game}: {card} must be the {place} card of the row, but it is card {position + 1} "
-                    f"of {len(row)} ({row[wanted]} is {place})"
+                return (
+                    f"{self.game}: {NAME[card]} must be the {place} card of the row, but it is card "
+                    f"{position + 1} of {len(row)} ({NAME[row[wanted]]} is {place})"
                 )
+        return None
 
-    def arrange(deal: list[Card]) -> list[Card]:
-        return [first] + [card for card in deal if card not in (first, last)] + [last]
-
-    return check, arrange
-
-
-def check_same_rank_ends(row: Sequence[Card]) -> None:
-    """Nizhni Novgorod's row must end with a card of the first card's rank."""
-    if len(row) < 2:
-        raise DealError("nizhni-novgorod: the row needs at least its two end cards")
-    if row[-1].rank != row[0].rank:
-        raise DealError(
-            f"nizhni-novgorod: the last card must share the rank of the first card {row[0]}, "
-            f"but it is {row[-1]}"
-        )
+    def arrange(self, deal: list[Card]) -> list[Card]:
+        ends = (self.first, self.last)
+        return [CARDS[self.first]] + [card for card in deal if card.code not in ends] + [CARDS[self.last]]
 
 
-def nizhni_arrange(deal: list[Card]) -> list[Card]:
-    """The first card stays first; the next card of the same rank is moved to the very end."""
-    later = next(i for i in range(1, len(deal)) if deal[i].rank == deal[0].rank)
-    return deal[:later] + deal[later + 1 :] + [deal[later]]
+@dataclass(frozen=True)
+class SameRankEnds:
+    """Nizhni Novgorod's row: its last card shares the first card's rank. A seeded deal keeps its
+    first card first and moves the next card of the same rank to the very end."""
+
+    game: str = "nizhni-novgorod"
+
+    def problem(self, row: Sequence[int]) -> str | None:
+        if len(row) < 2:
+            return f"{self.game}: the row needs at least its two end cards"
+        if RANK[row[-1]] != RANK[row[0]]:
+            return (
+                f"{self.game}: the last card must share the rank of the first card {NAME[row[0]]}, "
+                f"but it is {NAME[row[-1]]}"
+            )
+        return None
+
+    def arrange(self, deal: list[Card]) -> list[Card]:
+        later = next(i for i in range(1, len(deal)) if deal[i].rank == deal[0].rank)
+        return deal[:later] + deal[later + 1 :] + [deal[later]]
 
 
-# --- notation -----------------------------------------------------------------------------------
+def _checked_deal(deal: Sequence[Card], ends: RowEnds) -> tuple[int, ...]:
+    """The deal's card codes, once its end cards are found in place (else a DealError)."""
+    codes = tuple(card.code for card in deal)
+    problem = ends.problem(codes)
+    if problem is not None:
+        raise DealError(problem)
+    return codes
 
 
-def _name(code: int) -> str:
-    return str(CARDS[code])
+def _read_cards(sections: Mapping[str, str], names: Sequence[str], ends: RowEnds) -> list[tuple[int, ...]]:
+    """The cards of the named sections of a position, each card once and the end cards (of
+    the sections one after another) in place; else a PositionError."""
+    found = [tuple(read_card_list(sections[name], name)) for name in names]
+    every = [code for cards in found for code in cards]
+    check_distinct(every, ends.game)
+    problem = ends.problem(every)
+    if problem is not None:
+        raise PositionError(problem)
+    return found
 
 
-def _describe_discard(row: Sequence[int], move: Move) -> str:
-    between = " ".join(_name(code) for code in row[move.left + 1 : move.right])
-    return f"discard {between} between {_name(row[move.left])} and {_name(row[move.right])}"
+# --- notation and picture ----------------------------------------------------------------------
+
+_DISCARD_TEXT = re.compile(r"^\s*discard\s+(.+?)\s+between\s+(\S+)\s+and\s+(\S+)\s*$", re.IGNORECASE)
+_DISCARD_EXAMPLE = "'discard 7C 9C between 7H and 2H'"
+#: Places shown on one line of a picture, as in Accordion.
+_ROW_WIDTH = 13
 
 
-_DISCARD = re.compile(r"^\s*discard\s+(.+?)\s+between\s+(\S+)\s+and\s+(\S+)\s*$", re.IGNORECASE)
+def _describe_discard(row: Sequence[int], move: Discard) -> str:
+    between = " ".join(NAME[code] for code in row[move.left + 1 : move.right])
+    return f"discard {between} between {NAME[row[move.left]]} and {NAME[row[move.right]]}"
 
 
-def _card_code(text: str, move_text: str) -> int:
-    try:
-        return parse_card(text).code
-    except CardError as error:
-        raise MoveError(f"move {move_text!r}: {error}") from None
-
-
-def _parse_discard(row: Sequence[int], text: str, other: str = "") -> Move:
+def _parse_discard(row: Sequence[int], text: str, other: str = "") -> Discard:
     """The discard written as ``text``; ``other`` names the game's other moves for the hint."""
-    found = _DISCARD.match(text)
-    shown = text.strip()
+    found = _DISCARD_TEXT.match(text)
     if not found:
-        raise MoveError(f"cannot read move {shown!r}: write e.g. 'discard 7C 9C between 7H and 2H'{other}")
-    between = [_card_code(word, shown) for word in found.group(1).split()]
-    left, right = (_card_code(found.group(k), shown) for k in (2, 3))
+        raise cannot_read(text, _DISCARD_EXAMPLE + other)
+    shown = text.strip()
+    between = [read_card(word, text) for word in found.group(1).split()]
+    left, right = (read_card(found.group(k), text) for k in (2, 3))
     for code in (left, right, *between):
         if code not in row:
-            raise MoveError(f"move {shown!r}: {_name(code)} is not in the row")
+            raise MoveError(f"move {shown!r}: {NAME[code]} is not in the row")
     i, j = row.index(left), row.index(right)
     if i >= j:
-        raise MoveError(f"move {shown!r}: {_name(left)} does not lie left of {_name(right)}")
+        raise MoveError(f"move {shown!r}: {NAME[left]} does not lie left of {NAME[right]}")
     if sorted(between) != sorted(row[i + 1 : j]):
-        lying = " ".join(_name(code) for code in row[i + 1 : j]) or "no cards"
-        raise MoveError(f"move {shown!r}: the cards between {_name(left)} and {_name(right)} are {lying}")
-    return _MOVES[i][j]
+        lying = " ".join(NAME[code] for code in row[i + 1 : j]) or "no cards"
+        raise MoveError(f"move {shown!r}: the cards between {NAME[left]} and {NAME[right]} are {lying}")
+    return _DISCARDS[i][j]
 
 
-def _render(row: Sequence[int]) -> str:
-    return " ".join(_name(code) for code in row)
+def _row_places(row: Sequence[int]) -> tuple[tuple[Place, ...], ...]:
+    """The row as places numbered from 1, one card each, wrapped :data:`_ROW_WIDTH` to a line."""
+    places = [Place(str(number), (code,)) for number, code in enumerate(row, 1)]
+    return tuple(tuple(places[k : k + _ROW_WIDTH]) for k in range(0, len(places), _ROW_WIDTH))
+
+
+def _closed_gap(move: Discard) -> frozenset[str]:
+    """The place a discard changes: where the gap closed, now holding the right matching card."""
+    return frozenset((str(move.left + 2),))
 
 
 # --- the open row ---------------------------------------------------------------------------------
 
 
-class Row(NamedTuple):
-    """An open row of card codes, first card first, and the fewest cards the start can reach
-    (or a weaker lower bound): every state of one game carries its start's ``floor``."""
+@dataclass(frozen=True, slots=True)
+class MarriageLayout:
+    """An open row of card codes, first card first, and ``floor``: the fewest cards its game's
+    start can reach (or a weaker lower bound), which every layout of one game carries along.
+
+    ``floor`` is search bookkeeping, not part of the position: layouts with the same cards are
+    equal (and hash alike) whatever their floors, so a position read back equals the layout that
+    play reached, though reading computes the floor afresh from the row it reads.
+    """
 
     cards: tuple[int, ...]
-    floor: int
+    floor: int = field(compare=False)
 
 
-class OpenRow:
-    """A row laid out in full between two fixed end cards; the player discards cards lying
-    between matching cards as ``removal`` allows, at will, and may stop at any time.
+class OpenMarriageRow:
+    """A row laid out in full between its end cards; the player discards cards lying between
+    matching cards as ``removal`` allows, at will, and may stop at any time.
 
     Reduction ``guided`` (default on): the floor is the start's exact fewest-cards-left from
     :func:`analyse`, and moves() puts first a move that keeps it reachable. Off: floor 2 and moves
     in row order (plain exhaustive search); the tests show both give the same verdicts and scores.
     """
 
-    def __init__(self, removal: Removal, check: Check, guided: bool = True) -> None:
+    def __init__(self, removal: Removal, ends: RowEnds, guided: bool = True) -> None:
         self.removal = removal
-        self.check = check
+        self.ends = ends
         self.guided = guided
 
-    def start(self, deal: Sequence[Card]) -> Row:
-        self.check(deal)
-        cards = tuple(card.code for card in deal)
-        floor = analyse(cards, self.removal).fewest[0] if self.guided else min(2, len(cards))
-        return Row(cards, floor)
+    def start(self, deal: Sequence[Card]) -> MarriageLayout:
+        return self._layout(_checked_deal(deal, self.ends))
 
-    def discards(self, row: tuple[int, ...]) -> list[Move]:
+    def _layout(self, cards: tuple[int, ...]) -> MarriageLayout:
+        """The layout of a row where play starts (a deal or a position read)."""
+        floor = analyse(cards, self.removal).fewest[0] if self.guided else min(2, len(cards))
+        return MarriageLayout(cards, floor)
+
+    def discards(self, row: tuple[int, ...]) -> list[Discard]:
         """Every legal discard, leftmost matching card first, then nearest partner first."""
         found = []
         spans = self.removal.spans
@@ -437,10 +506,10 @@ class OpenRow:
             matches = MATCH[row[i]]
             for j in spans(row, i):
                 if matches[row[j]]:
-                    found.append(_MOVES[i][j])
+                    found.append(_DISCARDS[i][j])
         return found
 
-    def moves(self, state: Row) -> list[Move]:
+    def moves(self, state: MarriageLayout) -> list[Discard]:
         found = self.discards(state.cards)
         if self.guided and found:
             best = best_move(state.cards, self.removal, analyse(state.cards, self.removal))
@@ -449,109 +518,142 @@ class OpenRow:
                 found.insert(0, best)
         return found
 
-    def apply(self, state: Row, move: Move) -> Row:
+    def apply(self, state: MarriageLayout, move: Discard) -> MarriageLayout:
         cards = state.cards
-        return Row(cards[: move.left + 1] + cards[move.right :], state.floor)
+        return MarriageLayout(cards[: move.left + 1] + cards[move.right :], state.floor)
 
-    def is_won(self, state: Row) -> bool:
+    def is_won(self, state: MarriageLayout) -> bool:
         return len(state.cards) == 2
 
-    def key(self, state: Row) -> bytes:
+    def key(self, state: MarriageLayout) -> bytes:
         return bytes(state.cards)
 
-    def score(self, state: Row) -> int:
+    def score(self, state: MarriageLayout) -> int:
         return len(state.cards)
 
-    def lower_bound(self, state: Row) -> int:
+    def lower_bound(self, state: MarriageLayout) -> int:
         return state.floor
 
-    def describe_move(self, state: Row, move: Move) -> str:
+    def describe_move(self, state: MarriageLayout, move: Discard) -> str:
         return _describe_discard(state.cards, move)
 
-    def parse_move(self, state: Row, text: str) -> Move:
-        if text.lower().split()[:1] == ["deal"]:
+    def parse_move(self, state: MarriageLayout, text: str) -> Discard:
+        if is_deal(text):
             raise MoveError("this game lays the whole row out at the start: there is nothing to deal")
         return _parse_discard(state.cards, text)
 
-    def render(self, state: Row) -> str:
-        return _render(state.cards)
+    def picture(self, state: MarriageLayout) -> Picture:
+        return Picture(_row_places(state.cards))
+
+    def touched(self, state: MarriageLayout, move: Discard) -> frozenset[str]:
+        return _closed_gap(move)
+
+    def write_position(self, state: MarriageLayout) -> str:
+        return write_sections([("row", write_card_list(state.cards))])
+
+    def read_position(self, text: str) -> MarriageLayout:
+        (row,) = _read_cards(read_sections(text, self.ends.game, ("row",)), ("row",), self.ends)
+        return self._layout(row)
 
 
 # --- Nizhni Novgorod dealt one card at a time, discards compulsory ---------------------------------
 
 
-class Dealt(NamedTuple):
-    """The row dealt so far (card codes, first card first) and the undealt stock, next card first."""
+class NizhniLayout(NamedTuple):
+    """Compulsory Nizhni Novgorod's layout: the row dealt so far (card codes, first card first)
+    and the undealt stock, next card first."""
 
     row: tuple[int, ...]
     stock: tuple[int, ...]
 
 
-class CompulsoryDeal:
+_NIZHNI_ENDS = SameRankEnds()
+
+
+class CompulsoryNizhni:
     """Nizhni Novgorod with ``compulsory=yes``: deal four cards, then one at a time; whenever
     four consecutive cards have matching outer cards, one such pair of inner cards must go (the
     player chooses which four); only when none can go is the next card dealt. The game ends with
     the stock dealt and no discard left."""
 
-    def start(self, deal: Sequence[Card]) -> Dealt:
-        check_same_rank_ends(deal)
-        codes = tuple(card.code for card in deal)
-        return Dealt(codes[:4], codes[4:])
+    def start(self, deal: Sequence[Card]) -> NizhniLayout:
+        codes = _checked_deal(deal, _NIZHNI_ENDS)
+        return NizhniLayout(codes[:4], codes[4:])
 
     @staticmethod
-    def discards(row: tuple[int, ...]) -> list[Move]:
-        return [_MOVES[i][i + 3] for i in range(len(row) - 3) if MATCH[row[i]][row[i + 3]]]
+    def discards(row: tuple[int, ...]) -> list[Discard]:
+        return [_DISCARDS[i][i + 3] for i in range(len(row) - 3) if MATCH[row[i]][row[i + 3]]]
 
-    def moves(self, state: Dealt) -> list[Move]:
+    def moves(self, state: NizhniLayout) -> Sequence[NizhniMove]:
         found = self.discards(state.row)
         if not found and state.stock:
             return [DEAL]
         return found
 
-    def apply(self, state: Dealt, move: Move) -> Dealt:
-        row, stock = state
-        if move.left < 0:
-            return Dealt(row + stock[:1], stock[1:])
-        return Dealt(row[: move.left + 1] + row[move.right :], stock)
+    def apply(self, state: NizhniLayout, move: NizhniMove) -> NizhniLayout:
+        row, stock = state.row, state.stock
+        if move is DEAL:
+            return NizhniLayout(row + stock[:1], stock[1:])
+        assert isinstance(move, Discard)
+        return NizhniLayout(row[: move.left + 1] + row[move.right :], stock)
 
-    def is_won(self, state: Dealt) -> bool:
+    def is_won(self, state: NizhniLayout) -> bool:
         return len(state.row) == 2 and not state.stock
 
-    def key(self, state: Dealt) -> bytes:
+    def key(self, state: NizhniLayout) -> bytes:
         # The stock is always the rest of the deal in order, so its size says which it is.
         return bytes(state.row) + bytes((len(state.stock),))
 
-    def score(self, state: Dealt) -> int:
+    def score(self, state: NizhniLayout) -> int:
         if state.stock or self.discards(state.row):
             return NO_SCORE
         return len(state.row)
 
-    def lower_bound(self, state: Dealt) -> int:
+    def lower_bound(self, state: NizhniLayout) -> int:
         return 2
 
-    def describe_move(self, state: Dealt, move: Move) -> str:
-        if move.left < 0:
-            return f"deal {_name(state.stock[0])}"
+    def describe_move(self, state: NizhniLayout, move: NizhniMove) -> str:
+        if move is DEAL:
+            return describe_deal(state.stock[0])
+        assert isinstance(move, Discard)
         return _describe_discard(state.row, move)
 
-    def parse_move(self, state: Dealt, text: str) -> Move:
-        words = text.split()
-        if words[:1] and words[0].lower() == "deal":
+    def parse_move(self, state: NizhniLayout, text: str) -> NizhniMove:
+        if is_deal(text):
             if not state.stock:
                 raise MoveError(f"move {text.strip()!r}: the stock is empty")
-            if len(words) > 2 or (len(words) == 2 and _card_code(words[1], text.strip()) != state.stock[0]):
-                raise MoveError(f"move {text.strip()!r}: the next card of the stock is {_name(state.stock[0])}")
+            check_deal(text, state.stock[0])
             return DEAL
         return _parse_discard(state.row, text, " or 'deal'")
 
-    def render(self, state: Dealt) -> str:
-        return _render(state.row) + f"   [stock: {len(state.stock)}]"
+    def picture(self, state: NizhniLayout) -> Picture:
+        stock = Place("stock", face_down=len(state.stock))
+        return Picture((*_row_places(state.row), (stock,)))
+
+    def touched(self, state: NizhniLayout, move: NizhniMove) -> frozenset[str]:
+        if move is DEAL:
+            return frozenset((str(len(state.row) + 1), "stock"))
+        assert isinstance(move, Discard)
+        return _closed_gap(move)
+
+    def write_position(self, state: NizhniLayout) -> str:
+        return write_sections([("row", write_card_list(state.row)), ("stock", write_card_list(state.stock))])
+
+    def read_position(self, text: str) -> NizhniLayout:
+        sections = read_sections(text, _NIZHNI_ENDS.game, ("row", "stock"))
+        row, stock = _read_cards(sections, ("row", "stock"), _NIZHNI_ENDS)
+        if stock and len(row) < 2:
+            raise PositionError(
+                f"{_NIZHNI_ENDS.game}: the row holds {len(row)} card(s) while cards remain to deal, but "
+                "play always keeps at least two there (the first card and the last one dealt)"
+            )
+        return NizhniLayout(row, stock)
 
 
 # --- the families -----------------------------------------------------------------------------------
 
-_check_royal, _arrange_royal = fixed_ends("royal-marriage", QUEEN_OF_HEARTS, KING_OF_HEARTS)
-_check_lad, _arrange_lad = fixed_ends("queen-and-her-lad", QUEEN_OF_HEARTS, JACK_OF_HEARTS)
+_ROYAL_ENDS = FixedEnds("royal-marriage", QUEEN_OF_HEARTS, KING_OF_HEARTS)
+_LAD_ENDS = FixedEnds("queen-and-her-lad", QUEEN_OF_HEARTS, JACK_OF_HEARTS)
 
 _ROYAL_OPTIONS = (
     Option(
@@ -570,28 +672,37 @@ _NIZHNI_OPTIONS = (
 )
 
 
-def build_royal(settings: Mapping[str, Any]) -> OpenRow:
-    return OpenRow(OneOrTwo(settings["all_same_suit"]), _check_royal)
+def build_royal(settings: Mapping[str, Any]) -> OpenMarriageRow:
+    return OpenMarriageRow(OneOrTwo(settings["all_same_suit"]), _ROYAL_ENDS)
 
 
-def build_lad(settings: Mapping[str, Any]) -> OpenRow:
-    return OpenRow(LadPairs(), _check_lad)
+def build_lad(settings: Mapping[str, Any]) -> OpenMarriageRow:
+    return OpenMarriageRow(LadPairs(), _LAD_ENDS)
 
 
-def build_nizhni(settings: Mapping[str, Any]) -> OpenRow | CompulsoryDeal:
+def build_nizhni(settings: Mapping[str, Any]) -> OpenMarriageRow | CompulsoryNizhni:
     if settings["compulsory"]:
-        return CompulsoryDeal()
-    return OpenRow(InnerTwo(), check_same_rank_ends)
+        return CompulsoryNizhni()
+    return OpenMarriageRow(InnerTwo(), _NIZHNI_ENDS)
 
 
+_OPTIONAL_MOVES = "Moves are optional and may be made in any order, and the player may stop at any time.\n"
+_WHOLE_ROW = (
+    "Dealing one card at a time with optional moves reaches the same rows as laying the whole\n"
+    "row out first, so the solver plays on the whole row. It computes the fewest cards that can\n"
+    "be left exactly (which stretches of the row can be cleared while their two end cards stay)\n"
+    "and is guided by it.\n"
+)
 _SCORE_RULE = (
     "Score: cards not discarded, the two end cards (and any undealt cards) included; 2 is a win.\n"
-    "The solver reports the fewest cards reachable."
+    "The solver reports the fewest cards reachable.\n"
 )
 _EXPLICIT_ROW = (
     "A deal given with --deal or --file is the row as laid out, first card first, and must\n"
-    "already carry the end cards in place; --seed N is PySolFC's deal N with the end cards moved."
+    "already carry the end cards in place; --seed N is PySolFC's deal N with the end cards moved.\n"
 )
+_DISCARD_NOTATION = "Moves are written 'discard 7C 9C between 7H and 2H'"
+_OPEN_POSITION = "Positions are written as the row, e.g. 'row: {first} 7H 7C 9C 2H {last}'."
 
 FAMILIES = (
     Family(
@@ -600,17 +711,16 @@ FAMILIES = (
         rules=(
             "Lay out a row: QH first, then the other 50 cards in deal order, KH last. When one or\n"
             "two cards lie between two cards that share suit or rank, those cards may be discarded;\n"
-            "gaps close. Won when only QH and KH remain. Moves are optional and may be made in any\n"
-            "order (dealing one card at a time with optional moves comes to the same).\n"
-            + _SCORE_RULE + "\n" + _EXPLICIT_ROW + "\n"
-            "Moves are written 'discard 7C 9C between 7H and 2H'."
+            "gaps close. Won when only QH and KH remain.\n"
+            + _OPTIONAL_MOVES + _WHOLE_ROW + _SCORE_RULE + _EXPLICIT_ROW + _DISCARD_NOTATION + ".\n"
+            + _OPEN_POSITION.format(first="QH", last="KH")
         ),
         options=_ROYAL_OPTIONS,
         variants=(
             Variant("royal-marriage", "one or two cards between a matching pair (also Betrothal, Coquette)"),
         ),
         build=build_royal,
-        arrange=_arrange_royal,
+        arrange=_ROYAL_ENDS.arrange,
     ),
     Family(
         name="queen-and-her-lad",
@@ -619,15 +729,14 @@ FAMILIES = (
             "Lay out a row: QH first, then the other 50 cards in deal order, JH (the Lad) last.\n"
             "Between two cards that share suit or rank, a single card may be discarded; or cards\n"
             "that split, from the left, into adjacent pairs that each share suit or rank may all\n"
-            "be discarded (one pair or more). Gaps close. Won when only QH and JH remain. Moves are\n"
-            "optional and may be made in any order.\n"
-            + _SCORE_RULE + "\n" + _EXPLICIT_ROW + "\n"
-            "Moves are written 'discard 7C 9C between 7H and 2H'."
+            "be discarded (one pair or more). Gaps close. Won when only QH and JH remain.\n"
+            + _OPTIONAL_MOVES + _WHOLE_ROW + _SCORE_RULE + _EXPLICIT_ROW + _DISCARD_NOTATION + ".\n"
+            + _OPEN_POSITION.format(first="QH", last="JH")
         ),
         options=(),
         variants=(Variant("queen-and-her-lad", "Mary Whitmore Jones (1892)"),),
         build=build_lad,
-        arrange=_arrange_lad,
+        arrange=_LAD_ENDS.arrange,
     ),
     Family(
         name="nizhni-novgorod",
@@ -638,16 +747,22 @@ FAMILIES = (
             "consecutive cards have outer cards of the same suit or rank, the two inner cards may\n"
             "be discarded (gaps close); otherwise deal the next card. Won when the last discard\n"
             "leaves only the two end cards.\n"
-            + _SCORE_RULE + "\n"
-            "A deal given with --deal or --file is the deck as dealt after the setup, first card\n"
+            "With compulsory=yes (the default) a discard must be made whenever one is available\n"
+            "(the player picks which four), and the next card is dealt only when none is; the game\n"
+            "ends with the stock dealt out and no discard left.\n"
+            "With compulsory=no the player may deal instead of discarding, and may stop at any time.\n"
+            + _WHOLE_ROW + _SCORE_RULE
+            + "A deal given with --deal or --file is the deck as dealt after the setup, first card\n"
             "first: its last card must share the first card's rank (it is not rearranged again);\n"
-            "--seed N is PySolFC's deal N with the setup applied. With compulsory=no dealing is free,\n"
-            "which comes to the same as laying the whole row out first, and the solver plays so.\n"
-            "Moves are written 'discard 7C 9C between 7H and 2H' and 'deal 5C'."
+            "--seed N is PySolFC's deal N with the setup applied.\n"
+            + _DISCARD_NOTATION + " and 'deal 5C'.\n"
+            "Positions are written as the row dealt so far and the stock, next card first, e.g.\n"
+            "'row: 7H 2C 3C 4C | stock: 5D 7S'; with compulsory=no, as the whole row, e.g.\n"
+            "'row: 7H 2C 3C 5H 7S'."
         ),
         options=_NIZHNI_OPTIONS,
         variants=(Variant("nizhni-novgorod", "discards compulsory, no skill required (Standard Hoyle 1904)"),),
         build=build_nizhni,
-        arrange=nizhni_arrange,
+        arrange=_NIZHNI_ENDS.arrange,
     ),
 )

@@ -6,7 +6,8 @@ values of the game's own choosing; the engine never looks inside them.
 
 from __future__ import annotations
 
-from typing import Hashable, Protocol, Sequence, TypeVar
+from collections.abc import Hashable, Sequence
+from typing import Protocol, TypeVar
 
 State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)

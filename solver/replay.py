@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
-from typing import Generic, Hashable, Sequence, TypeVar
+from typing import Generic, TypeVar
 
 from solver.protocol import Game
 from solver.result import SearchResult, Verdict
@@ -12,8 +13,9 @@ State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
 
 
-class IllegalLine(ValueError):
-    """A line of moves that the rules do not allow, or that does not reach what it claims."""
+class IllegalLine(AssertionError):
+    """The search's own line fails its replay: a bug in the engine or a ruleset, never bad input
+    (so it is not a ValueError, which the command line would blame on the user)."""
 
 
 @dataclass(frozen=True)

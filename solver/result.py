@@ -2,11 +2,19 @@
 
 from __future__ import annotations
 
+import math
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 from enum import Enum
-from typing import Generic, Hashable, TypeVar
+from typing import Generic, TypeVar
+
+from solver.errors import UserError
 
 Move = TypeVar("Move", bound=Hashable)
+
+
+class LimitError(UserError):
+    """A search limit that is not a positive, finite number."""
 
 
 class Verdict(str, Enum):
@@ -17,9 +25,18 @@ class Verdict(str, Enum):
     UNKNOWN = "unknown"
 
 
+#: How to put each limit right, for the error message.
+_FIXES = {
+    "max_nodes": "give e.g. --max-nodes 1000000, or leave it out for no limit",
+    "max_seconds": "give e.g. --max-seconds 60, or leave it out for no limit",
+    "max_memory": "give e.g. --max-memory 2G",
+}
+
+
 @dataclass(frozen=True)
 class Limits:
-    """Bounds on one search. ``None`` means unbounded."""
+    """Bounds on one search. ``None`` means unbounded; a limit given must be positive and finite
+    (NaN or infinity would silently mean no limit: leave the limit out for that)."""
 
     max_nodes: int | None = None
     max_seconds: float | None = None
@@ -28,8 +45,13 @@ class Limits:
     def __post_init__(self) -> None:
         for name in ("max_nodes", "max_seconds", "max_memory"):
             value = getattr(self, name)
-            if value is not None and value <= 0:
-                raise ValueError(f"{name.replace('_', '-')} must be positive, not {value}")
+            if value is not None and not (math.isfinite(value) and value > 0):
+                option = "--" + name.replace("_", "-")
+                raise LimitError(f"{option} must be positive and finite, not {value}: {_FIXES[name]}")
+
+
+#: No limit at all: the default of every search.
+NO_LIMITS = Limits()
 
 
 @dataclass

@@ -10,13 +10,20 @@ from __future__ import annotations
 import itertools
 import random
 import time
-from typing import Hashable, Iterator, TypeVar
+from collections.abc import Hashable, Iterator
+from typing import Generic, NamedTuple, TypeVar
 
 import xxhash
 
 from solver.protocol import CostedGame, Game
-from solver.result import Limits, SearchResult, Stats, Verdict
-from solver.table import DIGEST_MASK, TranspositionTable, digest
+from solver.result import NO_LIMITS, Limits, SearchResult, Stats, Verdict
+from solver.table import (
+    DIGEST_MASK,
+    TableMemory,
+    TranspositionTable,
+    ValueTable,
+    digest,
+)
 
 State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
@@ -27,17 +34,19 @@ RESTART_NODES = 1000
 
 
 class _LimitReached(Exception):
-    """A limit stopped the search; carries the best score and line found up to that moment."""
+    """A limit stopped the search; names the limit (the search itself knows what it found)."""
 
-    def __init__(self, limit: str, best: int, best_line: tuple[Hashable, ...]) -> None:
+    def __init__(self, limit: str) -> None:
         super().__init__(limit)
         self.limit = limit
-        self.best = best
-        self.best_line = best_line
 
 
 class _Budget:
-    """Counts expanded states and enforces the node and CPU-time limits."""
+    """Counts expanded states, enforces the node and CPU-time limits, and says when to look.
+
+    Both walks keep their node count in a local variable and call :meth:`check` only when it
+    reaches the count :meth:`next_check` gave them: one way of checking limits, cheap in the loop.
+    """
 
     def __init__(self, limits: Limits) -> None:
         self.limits = limits
@@ -48,29 +57,46 @@ class _Budget:
     def elapsed(self) -> float:
         return time.process_time() - self.started
 
-    def check(self, best: int, best_line: tuple[Hashable, ...]) -> None:
-        """Raise _LimitReached (keeping the best found so far) if a limit is reached.
+    def check(self) -> None:
+        """Raise _LimitReached if a limit is reached.
 
         ``nodes`` counts the state about to be expanded, so passing the node limit means that
         state is not expanded (nor counted): exactly ``max_nodes`` states are.
         """
         if self.nodes > self.node_limit:
             self.nodes -= 1
-            raise _LimitReached("max_nodes", best, best_line)
+            raise _LimitReached("max_nodes")
         if self.limits.max_seconds is not None and self.elapsed() >= self.limits.max_seconds:
-            raise _LimitReached("max_seconds", best, best_line)
+            raise _LimitReached("max_seconds")
 
-    def stats(self, table: TranspositionTable, iterations: int = 1) -> Stats:
+    def next_check(self, nodes: int, table: TranspositionTable | ValueTable, cap: float) -> float:
+        """The node count at which to check again: the time is looked at every ``_CHECK_EVERY``
+        states, and no later than the node limit, the restart ``cap``, or the table filling
+        (every expanded state adds at most one entry, so it cannot fill sooner)."""
+        return min(nodes + _CHECK_EVERY, cap, self.node_limit + 1, nodes + table.room())
+
+    def stats(self, table: TranspositionTable | ValueTable, iterations: int = 1) -> Stats:
         table.note_size()
+        memory = table.memory
         return Stats(
             nodes=self.nodes,
             table_entries=len(table),
-            peak_table_entries=table.peak_entries,
-            peak_table_bytes=table.peak_bytes,
-            evictions=table.evictions,
+            peak_table_entries=memory.peak_entries,
+            peak_table_bytes=memory.peak_bytes,
+            evictions=memory.evictions,
             seconds=self.elapsed(),
             iterations=iterations,
         )
+
+
+class _Run(NamedTuple, Generic[Move]):
+    """How one depth-first run ended: WON, LOST, UNKNOWN (naming the limit), or None when its
+    restart cap cut it short; and the best score and line found so far."""
+
+    verdict: Verdict | None
+    best: int
+    best_line: tuple[Move, ...]
+    limit: str | None = None
 
 
 def _mixer(run: int) -> int:
@@ -92,7 +118,11 @@ def luby(run: int) -> int:
 
 
 def depth_first(
-    game: Game[State, Move], start: State, limits: Limits = Limits(), restart_nodes: int | None = RESTART_NODES
+    game: Game[State, Move],
+    start: State,
+    limits: Limits = NO_LIMITS,
+    restart_nodes: int | None = RESTART_NODES,
+    table: TranspositionTable | None = None,
 ) -> SearchResult[Move]:
     """Search every state reachable from ``start`` for a win, else for the lowest score.
 
@@ -105,26 +135,30 @@ def depth_first(
     reproducible). Each state fully searched stays in
     the table, so no run repeats the work of another; only the abandoned path is forgotten.
     ``restart_nodes=None`` searches once in the game's own order.
+
+    ``table``, if given, must be empty (its memory bound replaces ``limits.max_memory``); it then
+    holds, after the search, the states it searched (every one of them reachable from ``start``).
     """
     budget = _Budget(limits)
-    return _decide(game, start, budget, TranspositionTable(limits.max_memory), restart_nodes)
+    if table is None:
+        table = TranspositionTable(TableMemory(limits.max_memory))
+    return _decide(game, start, budget, table, restart_nodes)
 
 
 def _decide(
     game: Game[State, Move], start: State, budget: _Budget, table: TranspositionTable, restart_nodes: int | None
 ) -> SearchResult[Move]:
     """The body of :func:`depth_first`, on a given budget and table."""
-    best, best_line = game.score(start), ()
+    best = game.score(start)
+    best_line: tuple[Move, ...] = ()
     if game.is_won(start):
         return SearchResult(Verdict.WON, best, (), budget.stats(table))
-    try:
-        for run in itertools.count():
-            cap = None if restart_nodes is None else budget.nodes + restart_nodes * luby(run)
-            outcome, best, best_line = _dive(game, start, budget, table, cap, _mixer(run), best, best_line)
-            if outcome is not None:
-                return SearchResult(outcome, best, best_line, budget.stats(table, run + 1))
-    except _LimitReached as reached:
-        return SearchResult(Verdict.UNKNOWN, reached.best, reached.best_line, budget.stats(table), reached.limit)
+    for run in itertools.count():
+        cap = float("inf") if restart_nodes is None else budget.nodes + restart_nodes * luby(run)
+        ended = _dive(game, start, budget, table, cap, _mixer(run), best, best_line)
+        if ended.verdict is not None:
+            return SearchResult(ended.verdict, ended.best, ended.best_line, budget.stats(table, run + 1), ended.limit)
+        best, best_line = ended.best, ended.best_line
     raise AssertionError("unreachable")
 
 
@@ -133,28 +167,35 @@ def _dive(
     start: State,
     budget: _Budget,
     table: TranspositionTable,
-    cap: int | None,
+    cap: float,
     mixer: int,
     best: int,
     best_line: tuple[Move, ...],
-) -> tuple[Verdict | None, int, tuple[Move, ...]]:
-    """One depth-first run; returns (WON, LOST, or None when ``cap`` nodes cut it short; best; line)."""
+) -> _Run[Move]:
+    """One depth-first run, until a win, the space exhausted, a limit, or ``cap`` nodes.
+
+    The hot loop: the game's methods and the digest are bound to locals, and the limits, the
+    cap and the memory bound are looked at only when ``nodes`` reaches ``next_check``.
+    """
     moves, apply, key, score = game.moves, game.apply, game.key, game.score
     lower_bound, is_won = game.lower_bound, game.is_won
     hash_key = xxhash.xxh3_64_intdigest  # with ``mask``: solver.table.digest, inlined for the hot loop
     entries = table.entries
-    capacity = table.capacity or float("inf")
-    cap = cap or float("inf")
     path_digests = [digest(key(start))]
     entries.add(path_digests[0])
     state, options = start, iter(moves(start))
     ancestors: list[tuple[State, Iterator[Move]]] = []
     line: list[Move] = []
     mask = DIGEST_MASK
-    nodes = budget.nodes + 1
-    # Every expanded state adds one entry, so the table fills up exactly when ``nodes`` has grown
-    # by the room left: the memory bound is checked at the same scheduled points as the limits.
-    next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit + 1, nodes + capacity - len(entries))
+    # The run's start is expanded again, so it counts and is held to the limits like any state
+    # (a run beginning exactly at the node limit stops here: --max-nodes N expands N states).
+    budget.nodes += 1
+    try:
+        budget.check()
+    except _LimitReached as reached:
+        return _Run(Verdict.UNKNOWN, best, best_line, reached.limit)
+    nodes = budget.nodes
+    next_check = budget.next_check(nodes, table, cap)
     while True:
         for move in options:
             child = apply(state, move)
@@ -164,14 +205,17 @@ def _dive(
             nodes += 1
             if nodes >= next_check:
                 budget.nodes = nodes
-                budget.check(best, best_line)
+                try:
+                    budget.check()
+                except _LimitReached as reached:
+                    return _Run(Verdict.UNKNOWN, best, best_line, reached.limit)
                 if nodes >= cap:
                     entries.difference_update(path_digests)
-                    return None, best, best_line
-                if len(entries) >= capacity:
+                    return _Run(None, best, best_line)
+                if table.full():
                     table.evict(path_digests)
                     entries = table.entries
-                next_check = min(nodes + _CHECK_EVERY, cap, budget.node_limit + 1, nodes + capacity - len(entries))
+                next_check = budget.next_check(nodes, table, cap)
             entries.add(child_digest)
             line.append(move)
             child_score = score(child)
@@ -179,14 +223,14 @@ def _dive(
                 best, best_line = child_score, tuple(line)
                 if is_won(child):
                     budget.nodes = nodes
-                    return Verdict.WON, best, best_line
+                    return _Run(Verdict.WON, best, best_line)
             ancestors.append((state, options))
             path_digests.append(child_digest)
             state = child
             child_moves = moves(child)
             if mixer and len(child_moves) > 1:
                 turn = (child_digest * mixer >> 32) % len(child_moves)
-                child_moves = child_moves[turn:] + child_moves[:turn]
+                child_moves = [*child_moves[turn:], *child_moves[:turn]]
             options = iter(child_moves)
             break
         else:
@@ -196,11 +240,11 @@ def _dive(
             path_digests.pop()
             line.pop()
     budget.nodes = nodes
-    return Verdict.LOST, best, best_line
+    return _Run(Verdict.LOST, best, best_line)
 
 
 def iterative_deepening(
-    game: CostedGame[State, Move], start: State, limits: Limits = Limits()
+    game: CostedGame[State, Move], start: State, limits: Limits = NO_LIMITS
 ) -> SearchResult[Move]:
     """The win of least total move cost: a depth-first search decides the deal, then IDA*.
 
@@ -208,25 +252,28 @@ def iterative_deepening(
     to depth-first passes under a rising cost bound, starting from ``cost_to_win_bound``; they
     skip every layout whose ``lower_bound`` exceeds the winning score (it cannot lead to a win;
     a win has the lowest score there is) and stop short of the depth-first win's cost, which
-    then is the least. Per pass, the table holds the lowest cost each layout was entered at; a
-    layout met again at no lower cost is skipped. A limit reached during the passes leaves the
+    then is the least. Per pass, a fresh table holds the lowest cost each layout was entered at;
+    a layout met again at no lower cost is skipped. A limit reached during the passes leaves the
     verdict ``won`` with the depth-first line and names the limit: that line's cost is then not
     proven least, and ``least_cost_floor`` is the bound of the cut pass (no win costs less).
     """
     budget = _Budget(limits)
-    table = TranspositionTable(limits.max_memory)
-    decided = _decide(game, start, budget, table, RESTART_NODES)
+    memory = TableMemory(limits.max_memory)
+    searched = TranspositionTable(memory)
+    decided = _decide(game, start, budget, searched, RESTART_NODES)
     if decided.verdict is not Verdict.WON:
         return decided
     win_score, line = decided.best_score, decided.best_line
     cheapest = line_cost(game, start, line)
     bound = game.cost_to_win_bound(start)
     iterations = 0
+    table: TranspositionTable | ValueTable = searched
     try:
         while bound < cheapest:
             iterations += 1
-            table.clear(with_costs=True)
-            next_bound, won_line = _bounded_pass(game, start, bound, win_score, budget, table, line)
+            table.note_size()
+            table = ValueTable(memory)
+            next_bound, won_line = _bounded_pass(game, start, bound, win_score, budget, table)
             if won_line is not None:
                 return SearchResult(Verdict.WON, win_score, won_line, budget.stats(table, iterations))
             if next_bound is None:
@@ -252,57 +299,62 @@ def _bounded_pass(
     bound: int,
     win_score: int,
     budget: _Budget,
-    table: TranspositionTable,
-    known_win: tuple[Move, ...],
+    table: ValueTable,
 ) -> tuple[int | None, tuple[Move, ...] | None]:
-    """One IDA* pass; returns (the next bound, or None if nothing was cut off; a win within ``bound``)."""
+    """One IDA* pass, walked like :func:`_dive`; raises _LimitReached.
+
+    Returns the next bound (the least estimate cut off, or None if nothing was) and the win found
+    within ``bound``, if any.
+    """
     next_bound: int | None = None
     start_digest = digest(game.key(start))
-    cost_seen = table.entries
-    cost_seen[start_digest] = 0
-    states = [start]
-    costs = [0]
+    entered_at = table.entries
+    entered_at[start_digest] = 0
+    state, cost, options = start, 0, iter(game.moves(start))
+    ancestors: list[tuple[State, int, Iterator[Move]]] = []
     path_digests = [start_digest]
-    pending = [iter(game.moves(start))]
     line: list[Move] = []
     budget.nodes += 1
-    budget.check(win_score, known_win)
-    while pending:
-        move = next(pending[-1], None)
-        if move is None:
-            pending.pop()
-            states.pop()
-            costs.pop()
+    budget.check()
+    nodes = budget.nodes
+    next_check = budget.next_check(nodes, table, float("inf"))
+    while True:
+        for move in options:
+            child = game.apply(state, move)
+            if game.lower_bound(child) > win_score:
+                continue
+            child_cost = cost + game.move_cost(state, move)
+            estimate = child_cost + game.cost_to_win_bound(child)
+            if estimate > bound:
+                if next_bound is None or estimate < next_bound:
+                    next_bound = estimate
+                continue
+            child_digest = digest(game.key(child))
+            previous = entered_at.get(child_digest)
+            if previous is not None and previous <= child_cost:
+                continue
+            nodes += 1
+            if nodes >= next_check:
+                budget.nodes = nodes
+                budget.check()
+                if table.full():
+                    table.evict(path_digests)
+                    entered_at = table.entries
+                next_check = budget.next_check(nodes, table, float("inf"))
+            entered_at[child_digest] = child_cost
+            line.append(move)
+            if game.is_won(child):
+                budget.nodes = nodes
+                return next_bound, tuple(line)
+            ancestors.append((state, cost, options))
+            path_digests.append(child_digest)
+            state, cost, options = child, child_cost, iter(game.moves(child))
+            break
+        else:
+            if not ancestors:
+                break
+            state, cost, options = ancestors.pop()
             path_digests.pop()
-            if line:
-                line.pop()
-            continue
-        state = states[-1]
-        child = game.apply(state, move)
-        if game.lower_bound(child) > win_score:
-            continue
-        cost = costs[-1] + game.move_cost(state, move)
-        estimate = cost + game.cost_to_win_bound(child)
-        if estimate > bound:
-            if next_bound is None or estimate < next_bound:
-                next_bound = estimate
-            continue
-        child_digest = digest(game.key(child))
-        previous = cost_seen.get(child_digest)
-        if previous is not None and previous <= cost:
-            continue
-        budget.nodes += 1
-        if budget.nodes % _CHECK_EVERY == 0 or budget.nodes > budget.node_limit:
-            budget.check(win_score, known_win)
-        if table.full():
-            table.evict(path_digests)
-            cost_seen = table.entries
-        cost_seen[child_digest] = cost
-        line.append(move)
-        if game.is_won(child):
-            return next_bound, tuple(line)
-        states.append(child)
-        costs.append(cost)
-        path_digests.append(child_digest)
-        pending.append(iter(game.moves(child)))
+            line.pop()
+    budget.nodes = nodes
     return next_bound, None

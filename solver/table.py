@@ -1,9 +1,15 @@
-"""The transposition table: 60-bit xxh3 digests of layout keys in a memory-bounded set."""
+"""Transposition tables: 60-bit xxh3 digests of layout keys, held to a memory bound.
+
+Two kinds: :class:`TranspositionTable`, the set of layouts a search has searched, and
+:class:`ValueTable`, a number per layout (the cost IDA* entered it at, or a proven floor on its
+score). The tables of one search share one :class:`TableMemory`: its bound and what they used.
+"""
 
 from __future__ import annotations
 
 import sys
-from typing import Iterable
+from collections.abc import Iterable
+from typing import Generic, TypeVar
 
 import xxhash
 
@@ -11,37 +17,48 @@ DIGEST_MASK = (1 << 60) - 1
 #: Bytes one stored digest costs: the int object (32 bytes below 2**60) plus its set slot share.
 BYTES_PER_ENTRY = 72
 
+Entries = TypeVar("Entries", set[int], dict[int, int])
+
 
 def digest(layout_key: bytes) -> int:
     """The table's name for a layout: its xxh3 64-bit hash cut to 60 bits (a compact Python int)."""
     return xxhash.xxh3_64_intdigest(layout_key) & DIGEST_MASK
 
 
-class TranspositionTable:
-    """States already searched, by digest (with the cost they were reached at, for IDA*),
-    holding at most ``max_bytes`` of memory.
-
-    When full, every entry is dropped except the pinned ones (the states on the current search
-    path), so the search stays correct (it may only search a state again) and bounded.
-    """
+class TableMemory:
+    """The memory bound shared by the tables of one search, and the most they held."""
 
     def __init__(self, max_bytes: int | None = None) -> None:
         self.max_bytes = max_bytes
         self.evictions = 0
         self.peak_entries = 0
         self.peak_bytes = 0
-        self.entries: set[int] | dict[int, int] = set()
-        self.capacity = self._capacity(BYTES_PER_ENTRY)
 
-    def clear(self, with_costs: bool = False) -> None:
-        """Drop every entry (recording the size reached first), and hold costs from now on if
-        asked; the peak and the eviction count stay."""
-        self.note_size()
-        self.entries = {} if with_costs else set()
-        self.capacity = self._capacity(BYTES_PER_ENTRY * 2 if with_costs else BYTES_PER_ENTRY)
-
-    def _capacity(self, per_entry: int) -> int | None:
+    def capacity(self, per_entry: int) -> int | None:
+        """How many entries of ``per_entry`` bytes fit the bound (None: unbounded)."""
         return None if self.max_bytes is None else max(16, self.max_bytes // per_entry)
+
+    def note(self, entries: set[int] | dict[int, int]) -> None:
+        """Record the size of ``entries`` if it is the largest so far."""
+        size = len(entries)
+        if size > self.peak_entries:
+            self.peak_entries = size
+            self.peak_bytes = sys.getsizeof(entries) + 32 * size
+
+
+class _Table(Generic[Entries]):
+    """Digests in a container that may hold at most ``capacity`` of them.
+
+    When full, every entry is dropped except the pinned ones (the states on the current search
+    path), so a search stays correct (it may only search a state again) and bounded. The search's
+    hot loop reads and writes ``entries`` directly.
+    """
+
+    entries: Entries
+
+    def __init__(self, memory: TableMemory, per_entry: int) -> None:
+        self.memory = memory
+        self.capacity = memory.capacity(per_entry)
 
     def __contains__(self, entry: int) -> bool:
         return entry in self.entries
@@ -49,22 +66,45 @@ class TranspositionTable:
     def __len__(self) -> int:
         return len(self.entries)
 
+    def room(self) -> float:
+        """How many entries may still be added before the table is full."""
+        return float("inf") if self.capacity is None else self.capacity - len(self.entries)
+
     def full(self) -> bool:
         """Whether the memory bound is reached (checked by the search between insertions)."""
-        return self.capacity is not None and len(self.entries) >= self.capacity
+        return self.room() <= 0
 
     def evict(self, pinned: Iterable[int]) -> None:
         """Drop every entry but the pinned ones, recording the size reached first."""
         self.note_size()
-        if isinstance(self.entries, dict):
-            self.entries = {entry: self.entries[entry] for entry in pinned}
-        else:
-            self.entries = set(pinned)
-        self.evictions += 1
+        self.entries = self._only(pinned)
+        self.memory.evictions += 1
+
+    def _only(self, pinned: Iterable[int]) -> Entries:
+        raise NotImplementedError
 
     def note_size(self) -> None:
         """Record the current size if it is the largest so far."""
-        size = len(self.entries)
-        if size > self.peak_entries:
-            self.peak_entries = size
-            self.peak_bytes = sys.getsizeof(self.entries) + 32 * size
+        self.memory.note(self.entries)
+
+
+class TranspositionTable(_Table[set[int]]):
+    """The layouts a search has searched (or is searching: the states on its path)."""
+
+    def __init__(self, memory: TableMemory | None = None) -> None:
+        super().__init__(memory or TableMemory(), BYTES_PER_ENTRY)
+        self.entries = set()
+
+    def _only(self, pinned: Iterable[int]) -> set[int]:
+        return set(pinned)
+
+
+class ValueTable(_Table[dict[int, int]]):
+    """A number per layout, by digest: the cost IDA* entered it at, or a proven score floor."""
+
+    def __init__(self, memory: TableMemory | None = None) -> None:
+        super().__init__(memory or TableMemory(), 2 * BYTES_PER_ENTRY)
+        self.entries = {}
+
+    def _only(self, pinned: Iterable[int]) -> dict[int, int]:
+        return {entry: self.entries[entry] for entry in pinned}

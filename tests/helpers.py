@@ -4,8 +4,11 @@ PySolFC's deal number 1 (the deal most tests start from)."""
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
 from random import Random
 from typing import Any
+
+from hypothesis import strategies as st
 
 from solver.replay import checked
 from solver.result import Limits, SearchResult
@@ -86,6 +89,86 @@ def random_steps(game: Any, start: Any, rng: Random, most: int = 200) -> Iterato
         after = game.apply(state, move)
         yield state, move, after
         state = after
+
+
+# --- Royal Marriage, Queen and her Lad, Nizhni Novgorod (h-royal) ------------------------------
+
+#: PySolFC's deal number 32000 (full deck, first dealt first), the second deal the seeded layouts
+#: are checked on.
+PYSOL_DEAL_32000 = (
+    "7S 4D JS 8D 6D 3H 3D TH JC 3C 2C 5S 9D AC 9C 2S 4H 6S 8S 9S TS 9H KD QD 6H 7D 5H QS AD QH TC "
+    "4C AH JD 4S JH TD 3S 7H 8C 6C 2H 2D 5D KS QC KH 5C 7C 8H KC AS"
+)
+
+
+# --- engine: toy games given as explicit graphs (h-engine) ----------------------------------------
+
+
+@dataclass(frozen=True)
+class GraphGame:
+    """States are node numbers; a move is (target, cost); node scores; won nodes score 0."""
+
+    edges: dict = field(hash=False)
+    scores: dict = field(hash=False)
+
+    def moves(self, state):
+        return self.edges.get(state, [])
+
+    def apply(self, state, move):
+        return move[0]
+
+    def is_won(self, state):
+        return self.scores[state] == 0
+
+    def key(self, state):
+        return state.to_bytes(4, "little")
+
+    def score(self, state):
+        return self.scores[state]
+
+    def lower_bound(self, state):
+        return 0
+
+    def move_cost(self, state, move):
+        return move[1]
+
+    def cost_to_win_bound(self, state):
+        return 0
+
+
+def chain(n, cyclic=False, won_at=None):
+    """0 -> 1 -> ... -> n-1 (and back to 0 if cyclic); scores count down to 1 (or 0 at won_at)."""
+    edges = {i: [(i + 1, 1)] for i in range(n - 1)}
+    if cyclic:
+        edges[n - 1] = [(0, 1)]
+    scores = {i: n - i for i in range(n)}
+    if won_at is not None:
+        scores[won_at] = 0
+    return GraphGame(edges, scores)
+
+
+@st.composite
+def graphs(draw, acyclic=False):
+    """Graph games of 2 to 12 nodes started at node 0 (which is not won); two moves may lead to one
+    node (at different costs); with ``acyclic``, every move leads to a higher node."""
+    n = draw(st.integers(2, 12))
+    edges = {}
+    for node in range(n):
+        targets = st.integers(node + 1, n - 1) if acyclic else st.integers(0, n - 1)
+        edges[node] = [] if acyclic and node == n - 1 else draw(st.lists(st.tuples(targets, st.integers(0, 3)), max_size=4, unique=True))
+    scores = {node: draw(st.integers(0, 5)) if node else draw(st.integers(1, 5)) for node in range(n)}
+    return GraphGame(edges, scores)
+
+
+def reachable(game, start=0):
+    """Every node reachable from ``start`` (``start`` included)."""
+    seen, todo = {start}, [start]
+    while todo:
+        for target, _ in game.moves(todo.pop()):
+            if target not in seen:
+                seen.add(target)
+                todo.append(target)
+    return seen
 
 
 # ----------------------------------------------------------------------------- surveys

@@ -607,7 +607,7 @@ def test_picture_examples():
     thirteens = Thirteens()
     t_state = thirteens.start(parse_cards(PYSOL_DEAL_1))
     assert thirteens.touched(t_state, thirteens.parse_move(t_state, "discard 2D+JD")) == {"1", "2", "stock"}
-    assert thirteens.picture(t_state).text().splitlines()[0] == " 1: JD   2: 2D   3: 9H   4: JC   5: 5D"
+    assert thirteens.picture(t_state).text().splitlines()[0] == "  1: JD   2: 2D   3: 9H   4: JC   5: 5D"
 
 
 # ---------------------------------------------------------------------------------------------

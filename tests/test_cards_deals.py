@@ -1,4 +1,4 @@
-"""Card notation, deal checking, and PySolFC-compatible seeded deals (RULES.md test vectors)."""
+"""Card notation, deal checking, and PySolFC-compatible seeded deals (test vectors from PySolFC itself)."""
 
 import pytest
 from hypothesis import given, strategies as st

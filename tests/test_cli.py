@@ -39,10 +39,16 @@ def test_solve_prints_numbered_moves_and_the_json_record():
         assert field in record
 
 
-def test_show_draws_the_row_after_each_move():
+def test_show_draws_the_layout_after_each_move_with_its_position():
+    """Each move is followed by its layout, indented as one block with the pile it changed
+    marked, and by the position, which reads back and solves from there."""
     text = run("solve", "accordion", "--seed", "7", "--show").output
-    rows = [line for line in text.splitlines() if line.startswith("       ")]
-    assert len(rows) == 52 and len(rows[-1].split()) == 1
+    positions = [line.split("position: ", 1)[1] for line in text.splitlines() if line.startswith("       position: ")]
+    assert len(positions) == 52 and positions[-1].startswith("row: ") and len(positions[-1].split()) == 2
+    block = text.split("  1. ", 1)[1].split("\n  2. ", 1)[0].splitlines()[1:]
+    assert all(line.startswith("       ") for line in block) and sum("*" in line for line in block) == 1
+    record = json.loads(run("solve", "accordion", "--position", positions[10], "--json").output)
+    assert record["result"] == "won" and record["position"] == positions[10] and record["deal"] is None
 
 
 def test_limits_give_unknown(tmp_path):
@@ -106,7 +112,7 @@ def test_verify_accepts_a_solution_and_names_the_first_illegal_move(tmp_path):
         (("solve", "accordion", "--seed", "1", "--option", "speed=2"), "unknown option 'speed'"),
         (("solve", "accordion", "--seed", "1", "--option", "order=random"), "option order does not take"),
         (("solve", "accordion", "--seed", "0"), "out of range"),
-        (("solve", "accordion"), "give exactly one of --seed, --deal or --file"),
+        (("solve", "accordion"), "give exactly one of --seed, --deal, --file or --position"),
         (("solve", "accordion", "--seed", "1", "--max-memory", "lots"), "cannot read memory size"),
         (("solve", "accordion", "--file", "/nonexistent/deals.txt"), "No such file"),
         (("solve", "accordion", "--seed", "1", "--fewest-redeals"), "does not apply"),

@@ -1,27 +1,43 @@
-"""Royal Marriage, Queen and her Lad, Nizhni Novgorod: rules, deals, notation, brute-force agreement.
-
-The brute force below plays the rules as written in RULES.md, dealing one card at a time, on
-cards as text; it shares no code with rulesets.royal_marriage (nor with rulesets.accordion).
-"""
+"""Royal Marriage, Queen and her Lad, Nizhni Novgorod: the rules against the brute force
+(tests/brute/royal_marriage.py), deals, notation, positions and pictures."""
 
 from __future__ import annotations
 
-from functools import lru_cache
+import random
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from brute.royal_marriage import (
+    MayGo,
+    discards,
+    fewest_left,
+    match,
+    may_go_lad,
+    may_go_nizhni,
+    may_go_royal,
+)
+from helpers import PYSOL_DEAL_1, PYSOL_DEAL_32000, random_play, states_along
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from hypothesis.strategies import SearchStrategy
 
 from rulesets import families
-from rulesets.cards import CARDS, CardError, format_cards, parse_card, parse_cards
-from rulesets.notation import MoveError
+from rulesets.cards import CARDS, Card, CardError, format_cards, parse_card, parse_cards
+from rulesets.family import Family
+from rulesets.moves import DEAL
+from rulesets.notation import MoveError, PositionError
+from rulesets.picture import Picture
 from rulesets.royal_marriage import (
-    DEAL,
-    CompulsoryDeal,
+    CompulsoryNizhni,
     DealError,
+    Discard,
     InnerTwo,
     LadPairs,
+    NizhniLayout,
     OneOrTwo,
-    OpenRow,
+    OpenMarriageRow,
+    Removal,
     analyse,
 )
 from solver.protocol import NO_SCORE
@@ -31,276 +47,241 @@ from solver.search import depth_first
 
 FAMILY = families()
 ROYAL, LAD, NIZHNI = FAMILY["royal-marriage"], FAMILY["queen-and-her-lad"], FAMILY["nizhni-novgorod"]
-
-# From RULES.md, "Seeded deals".
-DEAL_1 = "JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC KH 3H 2S KS 9D QD JS AS AH 3C 4C 5C TS QH 4H AC 4D 7S 3S TD 4S TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H"
-DEAL_32000 = "7S 4D JS 8D 6D 3H 3D TH JC 3C 2C 5S 9D AC 9C 2S 4H 6S 8S 9S TS 9H KD QD 6H 7D 5H QS AD QH TC 4C AH JD 4S JH TD 3S 7H 8C 6C 2H 2D 5D KS QC KH 5C 7C 8H KC AS"
-ROYAL_1 = "QH JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC 3H 2S KS 9D QD JS AS AH 3C 4C 5C TS 4H AC 4D 7S 3S TD 4S TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H KH"
-
-
-# --- the brute force: the rules as written, on cards as text ----------------------------------------
+#: More moves than any play of these games makes (each discards a card; Nizhni also deals).
+ROW_MOVES = 2 * 52
+ROYAL_1 = (
+    "QH JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC 3H 2S KS 9D QD JS AS AH 3C 4C 5C TS 4H AC 4D 7S "
+    "3S TD 4S TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H KH"
+)
 
 
-def match(a: str, b: str) -> bool:
-    """Two cards (text such as 'TD') share suit or rank."""
-    return a[0] == b[0] or a[1] == b[1]
-
-
-def may_go_royal(between: tuple[str, ...], all_same_suit: bool) -> bool:
-    if len(between) in (1, 2):
-        return True
-    return all_same_suit and len(between) > 2 and len({card[1] for card in between}) == 1
-
-
-def may_go_lad(between: tuple[str, ...]) -> bool:
-    if len(between) == 1:
-        return True
-    if len(between) % 2:
-        return False
-    return all(match(between[k], between[k + 1]) for k in range(0, len(between), 2))
-
-
-def may_go_nizhni(between: tuple[str, ...]) -> bool:
-    return len(between) == 2
-
-
-def brute_discards(row: tuple[str, ...], may_go) -> list[tuple[str, ...]]:
-    """Every row left by discarding the cards between two matching cards, as ``may_go`` allows."""
-    after = []
-    for a in range(len(row)):
-        for b in range(a + 2, len(row)):
-            if match(row[a], row[b]) and may_go(row[a + 1 : b]):
-                after.append(row[: a + 1] + row[b:])
-    return after
-
-
-def brute_min(deal: list[str], may_go, first_row: int = 1, compulsory: bool = False) -> int:
-    """The fewest cards left (row plus undealt) over every legal play, dealing one at a time.
-
-    Optional moves: the player may deal, discard or stop at any time. Compulsory: a discard must
-    be made when one is available; the game ends when the stock is out and none is.
-    """
-
-    @lru_cache(maxsize=None)
-    def best(row: tuple[str, ...], stock: tuple[str, ...]) -> int:
-        nexts = brute_discards(row, may_go)
-        if compulsory:
-            if nexts:
-                return min(best(after, stock) for after in nexts)
-            return best(row + stock[:1], stock[1:]) if stock else len(row)
-        found = len(row) + len(stock)
-        for after in nexts:
-            found = min(found, best(after, stock))
-        if stock:
-            found = min(found, best(row + stock[:1], stock[1:]))
-        return found
-
-    return best(tuple(deal[:first_row]), tuple(deal[first_row:]))
-
-
-# --- small decks ----------------------------------------------------------------------------------
+# --- small rows -------------------------------------------------------------------------------------
 
 QH, KH, JH = parse_card("QH"), parse_card("KH"), parse_card("JH")
 #: A crowded pool (two suits, six ranks) makes matches, same-suit runs and wins common.
 SMALL_POOL = [card for card in CARDS if card.suit in "HS" and card.rank in (1, 2, 3, 11, 12, 13)]
 
 
-def middles(exclude, max_size=10):
-    pools = [[c for c in CARDS if c not in exclude], [c for c in SMALL_POOL if c not in exclude]]
-    return st.sampled_from(pools).flatmap(
+def royal_rows(last: Card = KH, max_size: int = 10) -> SearchStrategy[list[Card]]:
+    """Rows QH ... ``last`` with up to ``max_size`` cards between, from the deck or the small pool."""
+    pools = [[c for c in pool if c not in (QH, last)] for pool in (CARDS, SMALL_POOL)]
+    middles = st.sampled_from(pools).flatmap(
         lambda pool: st.lists(st.sampled_from(pool), max_size=max_size, unique=True)
     )
-
-
-def royal_rows(last=KH, max_size=10):
-    return middles((QH, last), max_size).map(lambda cards: [QH, *cards, last])
+    return middles.map(lambda cards: [QH, *cards, last])
 
 
 @st.composite
-def nizhni_rows(draw, max_size=10):
+def nizhni_rows(draw: st.DrawFn, max_size: int = 10) -> list[Card]:
+    """Rows whose last card shares the first card's rank."""
     pool = draw(st.sampled_from([list(CARDS), SMALL_POOL]))
     first = draw(st.sampled_from(pool))
     last = draw(st.sampled_from([c for c in CARDS if c.rank == first.rank and c != first]))
-    cards = draw(st.lists(st.sampled_from([c for c in pool if c not in (first, last)]), max_size=max_size, unique=True))
+    others = [c for c in pool if c not in (first, last)]
+    cards = draw(st.lists(st.sampled_from(others), max_size=max_size, unique=True))
     return [first, *cards, last]
 
 
-def text(cards):
+def text(cards: Sequence[Card]) -> list[str]:
     return [str(card) for card in cards]
 
 
-# --- games under every option combination -----------------------------------------------------------
+# --- every variant and option setting -----------------------------------------------------------------
 
-#: (name, family, settings, row strategy, brute-force rule, first row size, compulsory)
+
+class Combo(NamedTuple):
+    """A game under one option setting, its small rows, and how the brute force plays it."""
+
+    name: str
+    family: Family
+    options: dict[str, bool]
+    rows: SearchStrategy[list[Card]]
+    may_go: MayGo
+    first_row: int
+    compulsory: bool
+
+
 COMBOS = [
-    ("royal", ROYAL, {"all_same_suit": False}, royal_rows(), lambda b: may_go_royal(b, False), 1, False),
-    ("royal-same-suit", ROYAL, {"all_same_suit": True}, royal_rows(), lambda b: may_go_royal(b, True), 1, False),
-    ("lad", LAD, {}, royal_rows(JH), may_go_lad, 1, False),
-    ("nizhni", NIZHNI, {"compulsory": True}, nizhni_rows(), may_go_nizhni, 4, True),
-    ("nizhni-free", NIZHNI, {"compulsory": False}, nizhni_rows(), may_go_nizhni, 4, False),
+    Combo("royal", ROYAL, {"all_same_suit": False}, royal_rows(), lambda b: may_go_royal(b, False), 1, False),
+    Combo("royal-same-suit", ROYAL, {"all_same_suit": True}, royal_rows(), lambda b: may_go_royal(b, True), 1, False),
+    Combo("lad", LAD, {}, royal_rows(JH), may_go_lad, 1, False),
+    Combo("nizhni", NIZHNI, {"compulsory": True}, nizhni_rows(), may_go_nizhni, 4, True),
+    Combo("nizhni-free", NIZHNI, {"compulsory": False}, nizhni_rows(), may_go_nizhni, 4, False),
 ]
+OPEN_COMBOS = [combo for combo in COMBOS if not combo.compulsory]
+every_combo = pytest.mark.parametrize("combo", COMBOS, ids=[c.name for c in COMBOS])
+open_combos = pytest.mark.parametrize("combo", OPEN_COMBOS, ids=[c.name for c in OPEN_COMBOS])
 
 
-def build(family, options, guided=True):
-    game = family.build({**family.settings(), **options})
-    if isinstance(game, OpenRow):
+def build(combo: Combo, guided: bool = True) -> Any:
+    game = combo.family.build({**combo.family.settings(), **combo.options})
+    if isinstance(game, OpenMarriageRow):
         game.guided = guided
     return game
 
 
-def cards_of(game, state):
+def cards_of(state: Any) -> tuple[list[str], list[str]]:
     """The cards in play, as text: the row, then the stock."""
-    if isinstance(state, tuple) and hasattr(state, "stock"):
-        return text(CARDS[c] for c in state.row), text(CARDS[c] for c in state.stock)
-    return text(CARDS[c] for c in state.cards), []
+    if isinstance(state, NizhniLayout):
+        return text([CARDS[c] for c in state.row]), text([CARDS[c] for c in state.stock])
+    return text([CARDS[c] for c in state.cards]), []
 
 
-@pytest.mark.parametrize("combo", COMBOS, ids=[c[0] for c in COMBOS])
+def random_row(combo: Combo, rng: random.Random, size: int, pool: Sequence[Card]) -> list[Card]:
+    """A row of ``size`` cards with the game's end cards, the others drawn from ``pool``."""
+    if combo.family is NIZHNI:
+        first = rng.choice(pool)
+        last = rng.choice([c for c in CARDS if c.rank == first.rank and c != first])
+    else:
+        first, last = QH, (JH if combo.family is LAD else KH)
+    return [first, *rng.sample([c for c in pool if c not in (first, last)], size - 2), last]
+
+
+# --- the rules against the brute force -------------------------------------------------------------------
+
+
 @pytest.mark.parametrize("guided", [True, False], ids=["guided", "plain"])
-def test_engine_agrees_with_brute_force(combo, guided):
+@every_combo
+@settings(max_examples=40)
+@given(data=st.data())
+def test_engine_agrees_with_brute_force(combo: Combo, guided: bool, data: st.DataObject) -> None:
     """Verdict and minimal score equal the brute force's, with and without the guided reduction."""
-    name, family, options, rows, may_go, first_row, compulsory = combo
-    game = build(family, options, guided)
-
-    @settings(max_examples=40)
-    @given(rows)
-    def check(row):
-        result = depth_first(game, game.start(row))
-        expected = brute_min(text(row), may_go, first_row, compulsory)
-        assert result.best_score == expected, format_cards(row)
-        assert result.verdict is (Verdict.WON if expected == 2 else Verdict.LOST)
-        assert replay(game, game.start(row), result.best_line).illegal_at is None
-
-    check()
+    game = build(combo, guided)
+    row = data.draw(combo.rows)
+    result = depth_first(game, game.start(row))
+    expected = fewest_left(text(row), combo.may_go, combo.first_row, combo.compulsory)
+    assert result.best_score == expected, format_cards(row)
+    assert result.verdict is (Verdict.WON if expected == 2 else Verdict.LOST)
+    assert replay(game, game.start(row), result.best_line).illegal_at is None
 
 
-@pytest.mark.parametrize("combo", COMBOS, ids=[c[0] for c in COMBOS])
-def test_moves_are_the_rules_and_conserve_cards(combo):
+@every_combo
+@settings(max_examples=30)
+@given(data=st.data())
+def test_moves_are_the_rules_and_conserve_cards(combo: Combo, data: st.DataObject) -> None:
     """At every step of a random play: the legal moves are exactly the rules' discards (and the
     deal), every move only discards the cards between its matching pair, cards are conserved and
     the end cards are never removed."""
-    name, family, options, rows, may_go, first_row, compulsory = combo
-    game = build(family, options)
-
-    @settings(max_examples=30)
-    @given(st.one_of(rows, st.integers(1, 10**6).map(family.seeded_deal)), st.randoms(use_true_random=False))
-    def check(row, rng):
-        deck = sorted(text(row))
-        state = game.start(row)
-        discarded: list[str] = []
-        while True:
-            shown, stock = cards_of(game, state)
-            assert sorted(shown + stock + discarded) == deck
-            assert shown[0] == str(row[0])
-            assert (stock or shown)[-1] == str(row[-1])
-            moves = game.moves(state)
-            afters = brute_discards(tuple(shown), may_go)
-            expected = sorted(afters)
-            if compulsory and not afters:
-                expected = []
-            got = sorted(tuple(cards_of(game, game.apply(state, m))[0]) for m in moves if m != DEAL)
-            assert got == expected
-            can_deal = bool(stock) and not (compulsory and afters)
-            assert (DEAL in moves) == can_deal
-            if not moves:
-                break
-            move = rng.choice(moves)
-            after = game.apply(state, move)
-            if move != DEAL:
-                gone = shown[move.left + 1 : move.right]
-                assert match(shown[move.left], shown[move.right]) and may_go(tuple(gone))
-                discarded += gone
-            state = after
-        assert game.score(state) == len(shown) + len(stock) != NO_SCORE
-
-    check()
+    game = build(combo)
+    row = data.draw(st.one_of(combo.rows, st.integers(1, 10**6).map(combo.family.seeded_deal)))
+    deck = sorted(text(row))
+    discarded: list[str] = []
+    for state, move in random_play(game, game.start(row), data.draw(st.randoms(use_true_random=False)), ROW_MOVES):
+        shown, stock = cards_of(state)
+        assert sorted(shown + stock + discarded) == deck
+        assert shown[0] == str(row[0]) and (stock or shown)[-1] == str(row[-1])
+        moves = game.moves(state)
+        afters = discards(tuple(shown), combo.may_go)
+        got = sorted(tuple(cards_of(game.apply(state, m))[0]) for m in moves if m is not DEAL)
+        assert got == sorted(afters)
+        assert (DEAL in moves) == (bool(stock) and not (combo.compulsory and afters))
+        if isinstance(move, Discard):
+            gone = shown[move.left + 1 : move.right]
+            assert match(shown[move.left], shown[move.right]) and combo.may_go(tuple(gone))
+            discarded += gone
+    assert game.score(state) == len(shown) + len(stock) != NO_SCORE
 
 
-@pytest.mark.parametrize("combo", COMBOS, ids=[c[0] for c in COMBOS])
-def test_seeded_solutions_replay_and_round_trip(combo):
-    """Every line found replays to its score; each move's text reads back as the same move."""
-    name, family, options, rows, may_go, first_row, compulsory = combo
-    game = build(family, options)
-
-    @settings(max_examples=15)
-    @given(st.integers(1, 10**7))
-    def check(seed):
-        start = game.start(family.seeded_deal(seed))
-        result = depth_first(game, start, Limits(max_nodes=200_000))
-        assert result.verdict is not Verdict.UNKNOWN
-        outcome = replay(game, start, result.best_line)
-        assert outcome.illegal_at is None
-        assert game.score(outcome.final) == result.best_score
-        assert game.is_won(outcome.final) == (result.verdict is Verdict.WON) == (result.best_score == 2)
-        state = start
-        for move in result.best_line:
-            assert game.parse_move(state, game.describe_move(state, move)) == move
-            state = game.apply(state, move)
-
-    check()
-
-
-@pytest.mark.parametrize("combo", COMBOS[:3] + COMBOS[4:], ids=[c[0] for c in COMBOS[:3] + COMBOS[4:]])
-def test_analysis_is_exact_on_small_rows(combo):
+@open_combos
+@settings(max_examples=60)
+@given(data=st.data())
+def test_analysis_is_exact_on_small_rows(combo: Combo, data: st.DataObject) -> None:
     """The interval analysis's fewest-cards-left equals the brute force's on rows up to 12 cards."""
-    name, family, options, rows, may_go, first_row, compulsory = combo
-    removal = build(family, options).removal
-
-    @settings(max_examples=60)
-    @given(rows)
-    def check(row):
-        assert analyse([c.code for c in row], removal).fewest[0] == brute_min(text(row), may_go, first_row)
-
-    check()
+    row = data.draw(combo.rows)
+    fewest = analyse([c.code for c in row], build(combo).removal).fewest[0]
+    assert fewest == fewest_left(text(row), combo.may_go, combo.first_row)
 
 
-def test_guided_search_walks_straight_to_the_answer():
+@every_combo
+def test_full_size_small_rows_agree_with_brute_force(combo: Combo) -> None:
+    """Rows of exactly 12 cards (the largest the brute force is run on), drawn at random."""
+    game = build(combo)
+    rng = random.Random(12)
+    for _ in range(25):
+        pool = rng.choice([list(CARDS), SMALL_POOL + [c for c in CARDS if c.suit == "D" and c.rank <= 6]])
+        row = random_row(combo, rng, 12, pool)
+        result = depth_first(game, game.start(row))
+        expected = fewest_left(text(row), combo.may_go, combo.first_row, combo.compulsory)
+        assert result.best_score == expected, format_cards(row)
+
+
+@open_combos
+def test_guided_agrees_with_plain_search_on_longer_rows(combo: Combo) -> None:
+    """Beyond the brute force's reach: rows of 14 to 26 cards, guided search against the plain
+    exhaustive search (no bound, row order), verdict and fewest cards left."""
+    guided, plain = build(combo), build(combo, guided=False)
+    rng = random.Random(26)
+    for _ in range(30):
+        size = rng.randint(14, 26)
+        pool = list(CARDS) if rng.random() >= 0.5 else [c for c in CARDS if c.suit in "HS" or c.rank < 5]
+        row = random_row(combo, rng, size, pool)
+        a = depth_first(guided, guided.start(row))
+        b = depth_first(plain, plain.start(row), Limits(max_nodes=2_000_000))
+        assert b.verdict is not Verdict.UNKNOWN
+        assert (a.verdict, a.best_score) == (b.verdict, b.best_score), format_cards(row)
+
+
+@every_combo
+@settings(max_examples=15)
+@given(seed=st.integers(1, 10**7))
+def test_seeded_solutions_replay_and_round_trip(combo: Combo, seed: int) -> None:
+    """Every line found replays to its score; each move's text reads back as the same move."""
+    game = build(combo)
+    start = game.start(combo.family.seeded_deal(seed))
+    result = depth_first(game, start, Limits(max_nodes=200_000))
+    assert result.verdict is not Verdict.UNKNOWN
+    outcome = replay(game, start, result.best_line)
+    assert outcome.illegal_at is None
+    assert game.score(outcome.final) == result.best_score
+    assert game.is_won(outcome.final) == (result.verdict is Verdict.WON) == (result.best_score == 2)
+    for state, move in zip(states_along(game, start, result.best_line), result.best_line):
+        assert game.parse_move(state, game.describe_move(state, move)) == move
+
+
+def test_guided_search_walks_straight_to_the_answer() -> None:
     """The guided reduction expands about one state per move of the line, won or lost."""
-    for family, options in ((ROYAL, {}), (ROYAL, {"all_same_suit": True}), (LAD, {}), (NIZHNI, {"compulsory": False})):
-        game = build(family, options)
+    for combo in OPEN_COMBOS:
+        game = build(combo)
         for seed in range(1, 30):
-            result = depth_first(game, game.start(family.seeded_deal(seed)))
+            result = depth_first(game, game.start(combo.family.seeded_deal(seed)))
             assert result.verdict is not Verdict.UNKNOWN
             assert result.stats.nodes <= len(result.best_line) + 1
 
 
-# --- seeded deals and explicit rows -------------------------------------------------------------------
+# --- seeded deals and explicit rows -----------------------------------------------------------------------
 
 
-def test_royal_marriage_vector():
+def test_royal_marriage_vector() -> None:
     assert format_cards(ROYAL.seeded_deal(1)) == ROYAL_1
+    assert ROYAL_1.split()[1:-1] == [c for c in PYSOL_DEAL_1.split() if c not in ("QH", "KH")]
 
 
-def test_queen_and_her_lad_moves_the_jack_of_hearts_to_the_end():
-    for seed, deal in ((1, DEAL_1), (32000, DEAL_32000)):
-        cards = deal.split()
-        expected = ["QH"] + [c for c in cards if c not in ("QH", "JH")] + ["JH"]
-        assert text(LAD.seeded_deal(seed)) == expected
+@pytest.mark.parametrize("family, last", [(ROYAL, "KH"), (LAD, "JH")], ids=["royal", "lad"])
+@pytest.mark.parametrize("seed, deal", [(1, PYSOL_DEAL_1), (32000, PYSOL_DEAL_32000)])
+def test_seeded_deal_moves_the_queen_first_and_the_last_card_last(
+    family: Family, last: str, seed: int, deal: str
+) -> None:
+    cards = deal.split()
+    assert text(family.seeded_deal(seed)) == ["QH"] + [c for c in cards if c not in ("QH", last)] + [last]
 
 
-def test_royal_marriage_seed_32000():
-    cards = DEAL_32000.split()
-    assert text(ROYAL.seeded_deal(32000)) == ["QH"] + [c for c in cards if c not in ("QH", "KH")] + ["KH"]
-
-
-def test_nizhni_novgorod_moves_the_next_card_of_the_first_rank_to_the_end():
+def test_nizhni_novgorod_moves_the_next_card_of_the_first_rank_to_the_end() -> None:
     # Deal 1 starts JD ... and the next jack dealt is JC (fourth card).
-    assert format_cards(NIZHNI.seeded_deal(1)) == " ".join(
-        ["JD", "2D", "9H"] + DEAL_1.split()[4:] + ["JC"]
-    )
+    cards = PYSOL_DEAL_1.split()
+    assert text(NIZHNI.seeded_deal(1)) == cards[:3] + cards[4:] + ["JC"]
     # Deal 32000 starts 7S; the next seven dealt is 7D.
-    cards = DEAL_32000.split()
+    cards = PYSOL_DEAL_32000.split()
     later = cards.index("7D")
     assert text(NIZHNI.seeded_deal(32000)) == cards[:later] + cards[later + 1 :] + ["7D"]
 
 
 @given(st.integers(1, 10**12))
-def test_seeded_rows_carry_their_end_cards(seed):
+def test_seeded_rows_carry_their_end_cards(seed: int) -> None:
     for family, first, last in ((ROYAL, "QH", "KH"), (LAD, "QH", "JH")):
         row = text(family.seeded_deal(seed))
         assert row[0] == first and row[-1] == last and sorted(row) == sorted(text(CARDS))
-    row = NIZHNI.seeded_deal(seed)
-    assert row[0].rank == row[-1].rank and sorted(row) == sorted(CARDS)
+    deal = NIZHNI.seeded_deal(seed)
+    assert deal[0].rank == deal[-1].rank and sorted(deal) == sorted(CARDS)
     for family in (ROYAL, LAD, NIZHNI):
         family.build(family.settings()).start(family.seeded_deal(seed))
 
@@ -316,7 +297,7 @@ def test_seeded_rows_carry_their_end_cards(seed):
         (NIZHNI, "7H 2C 3C 8H", "8H"),
     ],
 )
-def test_explicit_rows_must_carry_the_end_cards(family, row, named):
+def test_explicit_rows_must_carry_the_end_cards(family: Family, row: str, named: str) -> None:
     with pytest.raises(DealError, match=named) as error:
         family.build(family.settings()).start(parse_cards(row))
     assert isinstance(error.value, CardError) and isinstance(error.value, ValueError)
@@ -324,18 +305,17 @@ def test_explicit_rows_must_carry_the_end_cards(family, row, named):
     assert "\n" not in str(error.value)
 
 
-def test_explicit_row_is_taken_as_laid_out():
-    row = parse_cards("QH 2H 5C KH")
+def test_explicit_row_is_taken_as_laid_out() -> None:
     game = ROYAL.build(ROYAL.settings())
-    assert game.render(game.start(row)) == "QH 2H 5C KH"
+    assert game.write_position(game.start(parse_cards("QH 2H 5C KH"))) == "row: QH 2H 5C KH"
     nizhni = NIZHNI.build(NIZHNI.settings())
-    assert nizhni.render(nizhni.start(parse_cards("7H 2C 3C 4C 7S"))) == "7H 2C 3C 4C   [stock: 1]"
+    assert nizhni.write_position(nizhni.start(parse_cards("7H 2C 3C 4C 7S"))) == "row: 7H 2C 3C 4C | stock: 7S"
 
 
-# --- notation -------------------------------------------------------------------------------------------
+# --- notation ---------------------------------------------------------------------------------------------
 
 
-def test_move_notation():
+def test_move_notation() -> None:
     game = ROYAL.build(ROYAL.settings())
     state = game.start(parse_cards("QH 7H 7C 9C 2H KH"))
     move = game.parse_move(state, "discard 7C 9C between 7H and 2H")
@@ -348,41 +328,63 @@ def test_move_notation():
         ("discard 7C 9C between 7H and 3H", "3H is not in the row"),
         ("discard 7C 9C between 7H and ZZ", "unknown card"),
         ("deal", "nothing to deal"),
-        ("slide 7C", "cannot read"),
+        ("slide 7C", "cannot read move 'slide 7C': write e.g. 'discard 7C 9C between 7H and 2H'$"),
     ):
         with pytest.raises(MoveError, match=says):
             game.parse_move(state, bad)
 
 
-def test_deal_notation():
+def test_deal_notation() -> None:
     game = NIZHNI.build(NIZHNI.settings())
     state = game.start(parse_cards("7H 2C 3C 4C 5D 7S"))
     assert game.moves(state) == [DEAL]
     assert game.describe_move(state, DEAL) == "deal 5D"
-    assert game.parse_move(state, "deal 5D") == game.parse_move(state, "deal") == DEAL
-    with pytest.raises(MoveError, match="next card of the stock is 5D"):
-        game.parse_move(state, "deal 7S")
+    assert game.parse_move(state, "deal 5D") is game.parse_move(state, "deal") is DEAL
+    for bad, says in (
+        ("deal 7S", "next card of the stock is not 7S .*5D"),
+        ("deal 5D 7S", "cannot read"),
+        ("7H", "or 'deal'"),
+    ):
+        with pytest.raises(MoveError, match=says):
+            game.parse_move(state, bad)
+    with pytest.raises(MoveError, match="stock is empty"):
+        game.parse_move(game.read_position("row: 7H 2C 7S | stock: -"), "deal")
 
 
-def test_compulsory_discard_blocks_the_deal_and_the_end():
+def test_compulsory_discard_blocks_the_deal_and_the_end() -> None:
     game = NIZHNI.build(NIZHNI.settings())
     state = game.start(parse_cards("7H 2C 3C 7C 5D 7S"))
     assert DEAL not in game.moves(state) and game.score(state) == NO_SCORE
     free = NIZHNI.build(NIZHNI.settings(overrides=["compulsory=no"]))
-    assert isinstance(free, OpenRow) and isinstance(game, CompulsoryDeal)
+    assert isinstance(free, OpenMarriageRow) and isinstance(game, CompulsoryNizhni)
 
 
-def test_describe_states_options_and_defaults():
+def test_describe_states_options_and_defaults() -> None:
     assert "all_same_suit (default no" in ROYAL.describe()
     assert "compulsory (default yes" in NIZHNI.describe()
     for family in (ROYAL, LAD, NIZHNI):
         assert family.score_field == "min_cards_left"
+        assert all(len(line) <= 100 for line in family.rules.splitlines())
+        assert "RULES" not in family.describe()
 
 
-def test_removal_rules_by_example():
+class AnyEnds:
+    """End cards that accept any row, to try a removal rule on its own."""
+
+    game = "test"
+
+    def problem(self, row: Sequence[int]) -> None:
+        return None
+
+    def arrange(self, deal: list[Card]) -> list[Card]:
+        return deal
+
+
+def test_removal_rules_by_example() -> None:
     """A few hand-checked positions for each removal rule."""
-    def after(removal, row):
-        game = OpenRow(removal, lambda cards: None)
+
+    def after(removal: Removal, row: str) -> list[str]:
+        game = OpenMarriageRow(removal, AnyEnds())
         state = game.start(parse_cards(row))
         return sorted(game.describe_move(state, m) for m in game.moves(state))
 
@@ -401,47 +403,115 @@ def test_removal_rules_by_example():
     assert after(InnerTwo(), "7H 2C 5H 7S") == ["discard 2C 5H between 7H and 7S"]
 
 
-@pytest.mark.parametrize("combo", COMBOS, ids=[c[0] for c in COMBOS])
-def test_full_size_small_rows_agree_with_brute_force(combo):
-    """Rows of exactly 12 cards (the largest the brute force is run on), drawn at random."""
-    import random
-
-    name, family, options, rows, may_go, first_row, compulsory = combo
-    game = build(family, options)
-    rng = random.Random(12)
-    for _ in range(25):
-        pool = rng.choice([list(CARDS), SMALL_POOL + [c for c in CARDS if c.suit == "D" and c.rank <= 6]])
-        if family is NIZHNI:
-            first = rng.choice(pool)
-            last = rng.choice([c for c in CARDS if c.rank == first.rank and c != first])
-        else:
-            first, last = QH, (JH if family is LAD else KH)
-        row = [first, *rng.sample([c for c in pool if c not in (first, last)], 10), last]
-        result = depth_first(game, game.start(row))
-        assert result.best_score == brute_min(text(row), may_go, first_row, compulsory), format_cards(row)
+# --- positions and pictures -------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("combo", [c for c in COMBOS if c[0] != "nizhni"], ids=[c[0] for c in COMBOS if c[0] != "nizhni"])
-def test_guided_agrees_with_plain_search_on_longer_rows(combo):
-    """Beyond the brute force's reach: rows of 14 to 26 cards, guided search against the plain
-    exhaustive search (no bound, row order), verdict and fewest cards left."""
-    import random
+@every_combo
+@settings(max_examples=30)
+@given(data=st.data())
+def test_positions_and_pictures_along_random_play(combo: Combo, data: st.DataObject) -> None:
+    """Every state of a random play, the opening one included, reads back from its position
+    (the open games' floor, search bookkeeping, recomputed from the row as a start's is); its
+    picture shows exactly its cards, and a move touches only places the next picture has."""
+    game = build(combo)
+    row = data.draw(st.one_of(combo.rows, st.integers(1, 10**6).map(combo.family.seeded_deal)))
+    start = game.start(row)
+    opening = game.read_position(game.write_position(start))
+    assert opening == start and getattr(opening, "floor", None) == getattr(start, "floor", None)
+    for state, move in random_play(game, start, data.draw(st.randoms(use_true_random=False)), ROW_MOVES):
+        read = game.read_position(game.write_position(state))
+        assert read == state and game.key(read) == game.key(state)
+        shown, stock = cards_of(state)
+        places = [place for line in game.picture(state).rows for place in line]
+        assert text([CARDS[code] for place in places for code in place.cards]) == shown
+        assert sum(place.face_down for place in places) == len(stock)
+        if move is not None:
+            labels = {place.label for line in game.picture(game.apply(state, move)).rows for place in line}
+            assert game.touched(state, move) and game.touched(state, move) <= labels
 
-    name, family, options, rows, may_go, first_row, compulsory = combo
-    guided, plain = build(family, options), build(family, options, guided=False)
-    rng = random.Random(26)
-    for _ in range(30):
-        size = rng.randint(14, 26)
-        if family is NIZHNI:
-            first = rng.choice(CARDS)
-            last = rng.choice([c for c in CARDS if c.rank == first.rank and c != first])
-        else:
-            first, last = QH, (JH if family is LAD else KH)
-        pool = [c for c in CARDS if c not in (first, last)]
-        if rng.random() < 0.5:
-            pool = [c for c in pool if c.suit in "HS" or c.rank < 5]
-        row = [first, *rng.sample(pool, size - 2), last]
-        a = depth_first(guided, guided.start(row))
-        b = depth_first(plain, plain.start(row), Limits(max_nodes=2_000_000))
-        assert b.verdict is not Verdict.UNKNOWN
-        assert (a.verdict, a.best_score) == (b.verdict, b.best_score), format_cards(row)
+
+def won_lines(combo: Combo, wanted: int = 2) -> list[tuple[Any, Sequence[Any]]]:
+    """The first ``wanted`` won seeded deals of a game: their opening states and winning lines."""
+    game = build(combo)
+    found: list[tuple[Any, Sequence[Any]]] = []
+    for seed in range(1, 2000):
+        start = game.start(combo.family.seeded_deal(seed))
+        result = depth_first(game, start, Limits(max_nodes=200_000))
+        if result.verdict is Verdict.WON:
+            found.append((start, result.best_line))
+            if len(found) == wanted:
+                return found
+    raise AssertionError(f"{combo.name}: fewer than {wanted} won deals among seeds 1-1999")
+
+
+@every_combo
+def test_positions_along_a_won_line_are_won(combo: Combo) -> None:
+    """Solving the position read back after any number of moves of a winning line answers won."""
+    game = build(combo)
+    for start, line in won_lines(combo):
+        for state in states_along(game, start, line):
+            result = depth_first(game, game.read_position(game.write_position(state)), Limits(max_nodes=200_000))
+            assert result.verdict is Verdict.WON, game.write_position(state)
+
+
+@pytest.mark.parametrize(
+    "combo, position, says",
+    [
+        (COMBOS[0], "row: QH 2C 2C KH", "2C more than once"),
+        (COMBOS[0], "row: KH 2C QH", "QH must be the first card"),
+        (COMBOS[0], "row: QH 2C", "must hold KH, its last card"),
+        (COMBOS[0], "row: -", "must hold QH"),
+        (COMBOS[0], "row: QH ZZ KH", "unknown card 'ZZ'"),
+        (COMBOS[0], "cards: QH KH", "unknown section 'cards'"),
+        (COMBOS[0], "row: QH KH | stock: -", "unknown section 'stock'"),
+        (COMBOS[0], "row: QH KH | row: QH KH", "appears twice"),
+        (COMBOS[0], "QH KH", "cannot read royal-marriage position section"),
+        (COMBOS[2], "row: QH 2C KH", "must hold JH"),
+        (COMBOS[4], "row: 7H 2C 8H", "share the rank of the first card 7H, but it is 8H"),
+        (COMBOS[4], "row: 7H", "at least its two end cards"),
+        (COMBOS[3], "row: 7H 2C 3C 4C | stock: 5D 8S", "share the rank of the first card 7H, but it is 8S"),
+        (COMBOS[3], "row: 7H 2C 3C 4C | stock: 4C 7S", "4C more than once"),
+        (COMBOS[3], "row: 7H | stock: 2C 7S", "the row holds 1 card"),
+        (COMBOS[3], "row: - | stock: 7H 2C 7S", "the row holds 0 card"),
+        (COMBOS[3], "row: 7H 2C 3C 7S", "no 'stock' section"),
+    ],
+    ids=lambda value: value.name if isinstance(value, Combo) else None,
+)
+def test_impossible_positions_are_refused(combo: Combo, position: str, says: str) -> None:
+    with pytest.raises(PositionError, match=says) as error:
+        build(combo).read_position(position)
+    assert "\n" not in str(error.value)
+
+
+def test_unreachable_but_accepted_positions() -> None:
+    """What is accepted although no play from a full deck reaches it (see the docs)."""
+    royal = build(COMBOS[0])
+    lone = royal.read_position("row: QH 2C KH")  # no neighbours match, so no discard left this row
+    assert [royal.describe_move(lone, move) for move in royal.moves(lone)] == ["discard 2C between QH and KH"]
+    nizhni = build(COMBOS[3])
+    odd = nizhni.read_position("row: 7H 2C 7S | stock: -")  # discards take two: rows stay even
+    assert nizhni.score(odd) == 3
+
+
+def shown(picture: Picture) -> list[list[str]]:
+    """A picture's rows as ``label: cards`` per place (face-down cards as their count)."""
+    return [
+        [f"{place.label}: {' '.join(text([CARDS[c] for c in place.cards]))}{'?' * place.face_down}" for place in row]
+        for row in picture.rows
+    ]
+
+
+def test_picture_and_touched_by_example() -> None:
+    royal = build(COMBOS[0])
+    state = royal.start(parse_cards("QH 7H 7C 9C 2H KH"))
+    assert shown(royal.picture(state)) == [["1: QH", "2: 7H", "3: 7C", "4: 9C", "5: 2H", "6: KH"]]
+    move = royal.parse_move(state, "discard 7C 9C between 7H and 2H")
+    assert royal.touched(state, move) == {"3"}
+    assert shown(royal.picture(royal.apply(state, move))) == [["1: QH", "2: 7H", "3: 2H", "4: KH"]]
+    assert "*3: 2H" in royal.picture(royal.apply(state, move)).text({"3"})
+    nizhni = build(COMBOS[3])
+    dealt = nizhni.start(parse_cards("7H 2C 3C 4C 5D 7S"))
+    assert shown(nizhni.picture(dealt)) == [["1: 7H", "2: 2C", "3: 3C", "4: 4C"], ["stock: ??"]]
+    assert nizhni.touched(dealt, DEAL) == {"5", "stock"}
+    wide = royal.start(ROYAL.seeded_deal(1))
+    assert [len(line) for line in royal.picture(wide).rows] == [13, 13, 13, 13]

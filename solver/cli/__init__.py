@@ -9,6 +9,7 @@ from __future__ import annotations
 import typer
 
 from solver.cli.errors import friendly
+from solver.cli.hint import hint_command
 from solver.cli.solve import deal, describe, games, solve_command, verify_command
 from solver.cli.survey import report_command, survey_command
 
@@ -25,6 +26,7 @@ COMMANDS = {
     "deal": deal,
     "solve": solve_command,
     "verify": verify_command,
+    "hint": hint_command,
     "survey": survey_command,
     "report": report_command,
 }

@@ -21,12 +21,13 @@ from solver.cli.options import (
     MaxNodesOption,
     MaxSecondsOption,
     OptionsOption,
+    PositionOption,
     SeedOption,
     VariantOption,
 )
 from solver.result import Verdict
 from solver.service.setup import Setup, limits
-from solver.service.solving import Outcome, solve
+from solver.service.solving import Outcome, solve_from
 from solver.service.verification import check_record_is_for, read_solution, verify
 
 
@@ -59,6 +60,7 @@ def solve_command(
     seed: Optional[int] = SeedOption,
     deal: Optional[str] = DealOption,
     file: Optional[Path] = FileOption,
+    position: Optional[str] = PositionOption,
     variant: Optional[str] = VariantOption,
     option: List[str] = OptionsOption,
     max_nodes: Optional[int] = MaxNodesOption,
@@ -68,11 +70,11 @@ def solve_command(
     show: bool = typer.Option(False, "--show", help="Draw the layout after each move."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per deal per line."),
 ) -> None:
-    """Solve deals: verdict, minimal score, and the winning (or best) line of moves."""
+    """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves."""
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
-    for number, (deal_seed, cards) in enumerate(_deals(setup, seed, deal, file)):
-        outcome = solve(setup, cards, bounds, deal_seed, fewest_redeals)
+    for number, (deal_seed, cards, start) in enumerate(starts(setup, seed, deal, file, position)):
+        outcome = solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals)
         if as_json:
             typer.echo(json.dumps(outcome.record()))
         else:
@@ -87,6 +89,7 @@ def verify_command(
     seed: Optional[int] = SeedOption,
     deal: Optional[str] = DealOption,
     file: Optional[Path] = FileOption,
+    position: Optional[str] = PositionOption,
     variant: Optional[str] = VariantOption,
     option: List[str] = OptionsOption,
 ) -> None:
@@ -96,14 +99,14 @@ def verify_command(
     and its redeals.
     """
     setup = Setup.of(game, variant, option)
-    deals = list(_deals(setup, seed, deal, file))
-    if len(deals) != 1:
-        raise MoveError(f"verify takes one deal; the file holds {len(deals)}")
-    cards = deals[0][1]
+    given = list(starts(setup, seed, deal, file, position))
+    if len(given) != 1:
+        raise MoveError(f"verify takes one deal or position; the file holds {len(given)}")
+    _, cards, start = given[0]
     texts, record = read_solution(read_text(solution, "solution file"))
     if record is not None:
-        check_record_is_for(record, setup, cards)
-    found = verify(setup, cards, texts, record)
+        check_record_is_for(record, setup, start, cards)
+    found = verify(setup, start, texts, record)
     if found.illegal is not None:
         typer.echo(found.illegal, err=True)
         raise typer.Exit(1)
@@ -125,16 +128,37 @@ def read_text(path: Path, what: str) -> str:
         raise MoveError(f"malformed {what} {path}: not UTF-8 text") from None
 
 
-def _deals(setup: Setup, seed: Optional[int], deal: Optional[str], file: Optional[Path]) -> Iterator[tuple[int | None, list[Card]]]:
-    """The deals named by exactly one of ``--seed``, ``--deal`` or ``--file``, with their seeds."""
-    given = [name for name, value in (("--seed", seed), ("--deal", deal), ("--file", file)) if value is not None]
+Start = tuple[Optional[int], Optional[list[Card]], Any]
+
+
+def starts(
+    setup: Setup, seed: Optional[int], deal: Optional[str], file: Optional[Path], position: Optional[str]
+) -> Iterator[Start]:
+    """Where each search starts, from exactly one of ``--seed``, ``--deal``, ``--file`` or
+    ``--position``: (the seed or None, the deal or None, the start state). A file holds deals, or
+    positions (lines with ``name:`` sections), one a line."""
+    given = [
+        name
+        for name, value in (("--seed", seed), ("--deal", deal), ("--file", file), ("--position", position))
+        if value is not None
+    ]
     if len(given) != 1:
-        raise MoveError("give exactly one of --seed, --deal or --file" + (f" (got {', '.join(given)})" if given else ""))
-    if file is not None:
-        for cards in read_deal_file(read_text(file, "deal file"), setup.family.deck()):
-            yield None, cards
+        got = f" (got {', '.join(given)})" if given else ""
+        raise MoveError(f"give exactly one of --seed, --deal, --file or --position{got}")
+    if position is not None:
+        yield None, None, setup.position(position)
+    elif file is not None:
+        text = read_text(file, "deal file")
+        lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
+        if any(":" in line for line in lines):
+            for line in filter(None, lines):
+                yield None, None, setup.position(line)
+            return
+        for cards in read_deal_file(text, setup.family.deck()):
+            yield None, cards, setup.game.start(cards)
     else:
-        yield seed, setup.deal(seed=seed, text=deal)
+        cards = setup.deal(seed=seed, text=deal)
+        yield seed, cards, setup.game.start(cards)
 
 
 def _print_outcome(outcome: Outcome, show: bool) -> None:
@@ -143,7 +167,10 @@ def _print_outcome(outcome: Outcome, show: bool) -> None:
     family = setup.family
     header = f"{family.name} ({setup.variant})" + (f", seed {outcome.seed}" if outcome.seed is not None else "")
     typer.echo(header)
-    typer.echo(f"deal: {format_cards(outcome.deal)}")
+    if outcome.deal is not None:
+        typer.echo(f"deal: {format_cards(outcome.deal)}")
+    else:
+        typer.echo(f"position: {setup.game.write_position(outcome.start)}")
     score = outcome.score()
     undecided = result.verdict is Verdict.UNKNOWN
     verdict = result.verdict.value + (f" (limit {result.limit} reached)" if undecided else "")

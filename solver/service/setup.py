@@ -3,7 +3,6 @@ ruleset, the deals of that game, and the limits of the search."""
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -43,6 +42,10 @@ class Setup:
         assert text is not None
         return read_deal(text, self.family.deck())
 
+    def position(self, text: str) -> Any:
+        """The state written as a position (``--position``), checked by the game's rules."""
+        return self.game.read_position(text)
+
 
 MIN_MEMORY = 64 * 1024
 MAX_MEMORY = 2**63 - 1  # beyond any machine, and the largest integer a survey file stores
@@ -64,18 +67,6 @@ def parse_size(text: str) -> int:
     return size
 
 
-def check_limits(max_nodes: int | None, max_seconds: float | None, max_memory: int | None) -> Limits:
-    """The limits of a search, refused unless each is absent or a positive, finite number
-    (``nan`` or ``inf`` CPU seconds would silently mean no limit)."""
-    if max_nodes is not None and max_nodes < 1:
-        raise OptionError(f"--max-nodes must be 1 or more, not {max_nodes}")
-    if max_seconds is not None and not (0 < max_seconds < math.inf):
-        raise OptionError(f"--max-seconds must be a positive, finite number of CPU seconds, not {max_seconds}")
-    if max_memory is not None and not MIN_MEMORY <= max_memory <= MAX_MEMORY:
-        raise OptionError(f"--max-memory must be from 64K to 2**63 - 1 bytes, not {max_memory} bytes")
-    return Limits(max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory)
-
-
 def limits(max_nodes: int | None, max_seconds: float | None, max_memory: str) -> Limits:
     """The search limits as the user writes them (the memory bound as text, e.g. ``2G``)."""
-    return check_limits(max_nodes, max_seconds, parse_size(max_memory))
+    return Limits(max_nodes=max_nodes, max_seconds=max_seconds, max_memory=parse_size(max_memory))

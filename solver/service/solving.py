@@ -17,11 +17,12 @@ from solver.service.setup import Setup
 
 @dataclass(frozen=True)
 class Outcome:
-    """One solved deal: the search result (already replayed) and what it started from."""
+    """One solved deal or position: the search result (already replayed) and what it started from
+    (``deal`` is None when the search started from a position)."""
 
     setup: Setup
     seed: int | None
-    deal: list[Card]
+    deal: list[Card] | None
     start: Any
     result: SearchResult[Any]
     least_cost: bool = False
@@ -64,7 +65,8 @@ class Outcome:
             "variant": self.setup.variant,
             "options": dict(self.setup.settings),
             "seed": self.seed,
-            "deal": format_cards(self.deal),
+            "deal": None if self.deal is None else format_cards(self.deal),
+            "position": self.setup.game.write_position(self.start),
             "result": result.verdict.value,
             family.score_field: self.score(),
             "score_proven": self.score_proven(),
@@ -89,8 +91,19 @@ class Outcome:
 
 def solve(setup: Setup, deal: list[Card], limits: Limits, seed: int | None = None, least_cost: bool = False) -> Outcome:
     """Search the deal; every reported line has been replayed through the rules first."""
+    return solve_from(setup, setup.game.start(deal), limits, seed, deal, least_cost)
+
+
+def solve_from(
+    setup: Setup,
+    start: Any,
+    limits: Limits,
+    seed: int | None = None,
+    deal: list[Card] | None = None,
+    least_cost: bool = False,
+) -> Outcome:
+    """Search from a state (a deal's opening or a position read with ``Setup.position``)."""
     game = setup.game
-    start = game.start(deal)
     result: SearchResult[Any]
     if least_cost:
         if not hasattr(game, "move_cost"):

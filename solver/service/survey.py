@@ -34,7 +34,7 @@ from typing import Any
 from solver.result import Limits
 from solver.service.errors import SchedulerLost, StoreFault, SurveyError
 from solver.service.seeds import Span, count_seeds
-from solver.service.setup import Setup, check_limits
+from solver.service.setup import Setup
 from solver.service.solving import solve
 from solver.service.store import Row, Store, solver_version
 
@@ -59,7 +59,7 @@ class SurveySpec:
     fewest_redeals: bool = False
 
     def __post_init__(self) -> None:
-        check_limits(self.max_nodes, self.max_seconds, self.max_memory)  # before any file is made
+        self.limits()  # refuses a limit that is not positive and finite, before any file is made
 
     def setup(self) -> Setup:
         return _setup(self.game, self.variant, self.options)

@@ -40,10 +40,14 @@ def read_solution(text: str) -> tuple[list[str], dict[str, Any] | None]:
     return moves, None
 
 
-def check_record_is_for(record: dict[str, Any], setup: Setup, deal: list[Card]) -> None:
-    """A record names its game and deal: they must be the ones being verified. (Its variant may
-    differ: replaying a line under other rules of the same game is a fair question.)"""
-    expected = {"game": setup.family.name, "deal": format_cards(deal)}
+def check_record_is_for(record: dict[str, Any], setup: Setup, start: Any, deal: list[Card] | None = None) -> None:
+    """A record names its game and where it started (its position, and its deal if it had one):
+    they must be the ones being verified. (Its variant may differ: replaying a line under other
+    rules of the same game is a fair question.)"""
+    expected = {"game": setup.family.name}
+    if deal is not None and record.get("deal") is not None:
+        expected["deal"] = format_cards(deal)
+    expected["position"] = setup.game.write_position(start)
     for field, value in expected.items():
         if field in record and record[field] != value:
             raise MoveError(f"the record's {field} is {record[field]!r}, but this verification is for {value!r}")
@@ -62,10 +66,11 @@ class Verification:
     broken_claim: str | None
 
 
-def verify(setup: Setup, deal: list[Card], texts: Sequence[str], record: dict[str, Any] | None = None) -> Verification:
-    """Replay the moves written ``texts`` from the deal; then hold the record, if any, to its claims."""
+def verify(setup: Setup, start: Any, texts: Sequence[str], record: dict[str, Any] | None = None) -> Verification:
+    """Replay the moves written ``texts`` from ``start`` (a deal's opening state or a position);
+    then hold the record, if any, to its claims."""
     ruleset = setup.game
-    state = ruleset.start(deal)
+    state = start
     moves: list[Any] = []
     for number, text in enumerate(texts, 1):
         try:
@@ -80,11 +85,11 @@ def verify(setup: Setup, deal: list[Card], texts: Sequence[str], record: dict[st
     won = ruleset.is_won(state)
     score = ruleset.score(state)
     reached = None if score == NO_SCORE else score
-    broken = None if record is None else _broken_claim(record, setup, deal, moves, won, reached)
+    broken = None if record is None else _broken_claim(record, setup, start, moves, won, reached)
     return Verification(len(moves), None, won, reached, broken)
 
 
-def _broken_claim(record: dict[str, Any], setup: Setup, deal: list[Card], moves: list[Any], won: bool, reached: int | None) -> str | None:
+def _broken_claim(record: dict[str, Any], setup: Setup, start: Any, moves: list[Any], won: bool, reached: int | None) -> str | None:
     """The first claim of the record (a win, its score, its redeals) that the moves do not reach."""
     claimed = record.get(setup.family.score_field, reached)
     if record.get("result") == "won" and not won:
@@ -93,7 +98,7 @@ def _broken_claim(record: dict[str, Any], setup: Setup, deal: list[Card], moves:
         return f"the record claims {setup.family.score_label} {claimed}, but its moves reach {reached}"
     ruleset = setup.game
     if "redeals" in record and hasattr(ruleset, "move_cost"):
-        redeals = line_cost(ruleset, ruleset.start(deal), tuple(moves))  # type: ignore[arg-type]
+        redeals = line_cost(ruleset, start, tuple(moves))  # type: ignore[arg-type]
         if record["redeals"] != redeals:
             return f"the record claims {record['redeals']} redeals, but its moves hold {redeals}"
     return None

@@ -1,0 +1,143 @@
+"""Hints: every legal move of a position, with what it leaves, best first.
+
+Each move's position is searched by :func:`solver.search.depth_first`, and what those searches
+prove is kept in one table that serves the later ones:
+
+- A search that exhausted its space (``lost``, minimum ``m``) proves that no state reachable from
+  its start scores below ``m``; every state it searched is reachable from there, so each gets the
+  floor ``m``. A later search treats a floor as part of the lower bound: it skips a state whose
+  floor is at least its best score so far (nothing there can improve it) and searches the others.
+  Floors are admissible bounds, so the later search's own proofs stay sound.
+- A search that won leaves a winning line; every state on it is winnable by the rest of that
+  line. A later search that reaches one of them has won: its line is completed with that rest.
+- Moves whose positions have the same layout key share one answer.
+
+Limits apply to each move's search on its own (so a move's answer does not depend on how much
+the moves before it used up), and a move whose search a limit cut says ``unknown``. The table of
+floors is held to ``max_memory`` too (when full it stops growing), beside each search's own table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
+
+from solver.protocol import Game
+from solver.replay import checked, replay
+from solver.result import NO_LIMITS, Limits, SearchResult, Verdict
+from solver.search import RESTART_NODES, depth_first
+from solver.table import TableMemory, TranspositionTable, ValueTable, digest
+
+State = TypeVar("State", bound=Hashable)
+Move = TypeVar("Move", bound=Hashable)
+
+
+@dataclass(frozen=True)
+class MoveAnalysis(Generic[Move]):
+    """One legal move and what it leaves: the ``verdict`` of the position after it, ``score`` the
+    best score reachable from there (proven unless ``unknown``), ``line`` the moves after it that
+    reach that score (a win when won), ``limit`` the limit that cut its search if one did, and
+    ``nodes`` the states its search expanded (0 when it shared an earlier move's answer)."""
+
+    move: Move
+    verdict: Verdict
+    score: int
+    line: tuple[Move, ...]
+    limit: str | None
+    nodes: int
+
+    def rank(self) -> tuple[bool, int, bool]:
+        """Best first: a win, then a lower score, then (at equal score) a proven one."""
+        return (self.verdict is not Verdict.WON, self.score, self.verdict is Verdict.UNKNOWN)
+
+
+def analyse(
+    game: Game[State, Move], start: State, limits: Limits = NO_LIMITS, restart_nodes: int | None = RESTART_NODES
+) -> list[MoveAnalysis[Move]]:
+    """Every legal move in ``start`` with what it leaves, best first (ties in the game's order)."""
+    proven: _Proven[State, Move] = _Proven(game, TableMemory(limits.max_memory))
+    answers: dict[bytes, MoveAnalysis[Move]] = {}
+    analyses = []
+    for move in game.moves(start):
+        child = game.apply(start, move)
+        layout = game.key(child)
+        if layout in answers:
+            analyses.append(replace(answers[layout], move=move, nodes=0))
+            continue
+        table = TranspositionTable(TableMemory(limits.max_memory))
+        result = proven.completed(child, depth_first(proven, child, limits, restart_nodes, table))
+        proven.learn(child, result, table)
+        answers[layout] = MoveAnalysis(
+            move, result.verdict, result.best_score, result.best_line, result.limit, result.stats.nodes
+        )
+        analyses.append(answers[layout])
+    return sorted(analyses, key=MoveAnalysis.rank)
+
+
+class _Proven(Generic[State, Move]):
+    """The game as the searches see it, with what earlier searches proved: floors raise the lower
+    bound, and a state known to be winnable counts as won (with the win's score)."""
+
+    def __init__(self, game: Game[State, Move], memory: TableMemory) -> None:
+        self.game = game
+        self.floors = ValueTable(memory)
+        #: Winnable states by digest: a winning line through the state, and the state's place on it.
+        self.wins: dict[int, tuple[tuple[Move, ...], int]] = {}
+        self.win_score = 0
+        self._last: tuple[object, int] = (object(), 0)
+
+    def moves(self, state: State) -> Sequence[Move]:
+        return self.game.moves(state)
+
+    def apply(self, state: State, move: Move) -> State:
+        return self.game.apply(state, move)
+
+    def key(self, state: State) -> bytes:
+        return self.game.key(state)
+
+    def lower_bound(self, state: State) -> int:
+        bound = self.game.lower_bound(state)
+        floor = self.floors.entries.get(self._digest(state)) if self.floors.entries else None
+        return bound if floor is None or floor < bound else floor
+
+    def is_won(self, state: State) -> bool:
+        return self.game.is_won(state) or self._winnable(state)
+
+    def score(self, state: State) -> int:
+        return self.win_score if self._winnable(state) else self.game.score(state)
+
+    def _winnable(self, state: State) -> bool:
+        return bool(self.wins) and self._digest(state) in self.wins
+
+    def _digest(self, state: State) -> int:
+        """The state's digest, remembered for the last state asked about: the search asks for its
+        bound, then its score, then whether it is won, one state at a time."""
+        if state is not self._last[0]:
+            self._last = (state, digest(self.game.key(state)))
+        return self._last[1]
+
+    def completed(self, start: State, result: SearchResult[Move]) -> SearchResult[Move]:
+        """``result`` with a win that stopped at a known winnable state played to the end, checked
+        move by move through the game's own rules."""
+        final = replay(self.game, start, result.best_line).final
+        if result.verdict is Verdict.WON and not self.game.is_won(final):
+            line, place = self.wins[digest(self.game.key(final))]
+            result = replace(result, best_line=result.best_line + line[place:])
+        return checked(self.game, start, result)
+
+    def learn(self, start: State, result: SearchResult[Move], table: TranspositionTable) -> None:
+        """Keep what ``result``, searched from ``start`` in ``table``, proves about other states."""
+        if result.verdict is Verdict.WON:
+            self.win_score = result.best_score
+            state = start
+            for place, move in enumerate(result.best_line):
+                self.wins[digest(self.game.key(state))] = (result.best_line, place)
+                state = self.game.apply(state, move)
+        elif result.verdict is Verdict.LOST:
+            floors, least = self.floors.entries, result.best_score
+            for entry in table.entries:
+                if entry in floors:
+                    floors[entry] = max(floors[entry], least)
+                elif not self.floors.full():
+                    floors[entry] = least

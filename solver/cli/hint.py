@@ -1,0 +1,68 @@
+"""The ``hint`` command: every legal move of a deal or position with what it leaves, best first."""
+
+from __future__ import annotations
+
+import json
+from typing import List, Optional
+
+import typer
+
+from solver.cli.options import (
+    DealOption,
+    GameArgument,
+    MaxMemoryOption,
+    MaxNodesOption,
+    MaxSecondsOption,
+    OptionsOption,
+    PositionOption,
+    SeedOption,
+    VariantOption,
+)
+from rulesets.notation import MoveError
+from solver.cli.solve import starts
+from solver.service.hinting import Hint, hints
+from solver.service.setup import Setup, limits
+
+
+def hint_command(
+    game: str = GameArgument,
+    seed: Optional[int] = SeedOption,
+    deal: Optional[str] = DealOption,
+    position: Optional[str] = PositionOption,
+    variant: Optional[str] = VariantOption,
+    option: List[str] = OptionsOption,
+    max_nodes: Optional[int] = MaxNodesOption,
+    max_seconds: Optional[float] = MaxSecondsOption,
+    max_memory: str = MaxMemoryOption,
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object with the moves in order."),
+) -> None:
+    """Every legal move with what it leaves (won, lost or unknown, and the best score after it),
+    best first. The limits apply to each move's search; a move cut by one says unknown."""
+    setup = Setup.of(game, variant, option)
+    bounds = limits(max_nodes, max_seconds, max_memory)
+    if sum(value is not None for value in (seed, deal, position)) != 1:
+        raise MoveError("give exactly one of --seed, --deal or --position")
+    ((_, _, start),) = starts(setup, seed, deal, None, position)
+    found = hints(setup, start, bounds)
+    text = setup.game.write_position(start)
+    if as_json:
+        record = {"game": setup.family.name, "variant": setup.variant, "position": text}
+        typer.echo(json.dumps({**record, "moves": [h.record() for h in found]}))
+        return
+    typer.echo(f"{setup.family.name} ({setup.variant})")
+    typer.echo(f"position: {text}")
+    if not found:
+        typer.echo("no legal move: the game is over here")
+    width = max((len(h.move) for h in found), default=0)
+    for number, found_hint in enumerate(found, 1):
+        typer.echo(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")
+
+
+def _verdict(hint: Hint, label: str) -> str:
+    """What a move leaves, in words: the verdict, then the best score after it."""
+    if hint.score is None:
+        score = "no end of the game reached"
+    else:
+        score = f"{label} {hint.score}" + ("" if hint.score_proven else " (best found)")
+    cut = f", limit {hint.limit} reached" if hint.limit else ""
+    return f"{hint.result:<7} {score}{cut}"

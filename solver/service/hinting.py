@@ -1,0 +1,66 @@
+"""Hints: every legal move of a position with what it leaves (won, lost or unknown, and the best
+score reachable after it), best first. Every line has been replayed through the rules by
+:func:`solver.analysis.analyse`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from solver.analysis import analyse
+from solver.protocol import NO_SCORE
+from solver.result import Limits, Verdict
+from solver.service.setup import Setup
+
+
+@dataclass(frozen=True)
+class Hint:
+    """One legal move: its text, the verdict and best score after it (None where no line from
+    there reaches an end of the game), whether that score is proven, the limit that cut its
+    search if one did, and the line after it that reaches the score (a win when won)."""
+
+    move: str
+    result: str
+    score: int | None
+    score_proven: bool
+    limit: str | None
+    line: list[str]
+
+    def record(self) -> dict[str, Any]:
+        """The hint as ``hint --json`` prints it in its ``moves`` list."""
+        return {
+            "move": self.move,
+            "result": self.result,
+            "score": self.score,
+            "score_proven": self.score_proven,
+            "limit": self.limit,
+            "line": self.line,
+        }
+
+
+def hints(setup: Setup, start: Any, limits: Limits) -> list[Hint]:
+    """Every legal move in ``start``, best first (see :func:`solver.analysis.analyse`); the limits
+    apply to each move's search on its own."""
+    game = setup.game
+    found = []
+    for analysis in analyse(game, start, limits):
+        after = game.apply(start, analysis.move)
+        found.append(
+            Hint(
+                move=game.describe_move(start, analysis.move),
+                result=analysis.verdict.value,
+                score=None if analysis.score == NO_SCORE else analysis.score,
+                score_proven=analysis.verdict is not Verdict.UNKNOWN,
+                limit=analysis.limit,
+                line=_texts(game, after, analysis.line),
+            )
+        )
+    return found
+
+
+def _texts(game: Any, state: Any, line: tuple[Any, ...]) -> list[str]:
+    texts = []
+    for move in line:
+        texts.append(game.describe_move(state, move))
+        state = game.apply(state, move)
+    return texts

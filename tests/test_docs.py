@@ -1,0 +1,47 @@
+"""docs/ says what the program says: the games' rules as `patience describe` prints them.
+
+Regenerate docs/games.md after changing a game's rules text with
+``PATIENCE_WRITE_DOCS=1 python -m pytest tests/test_docs.py``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from rulesets import families
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+HEADER = """# The games
+
+Each game's rules, options and variants, exactly as `patience describe GAME` prints them
+(this file is generated from the rule modules: `PATIENCE_WRITE_DOCS=1 python -m pytest
+tests/test_docs.py` rewrites it). Where the old sources leave a point open, the text says which
+choice the solver makes. How to write a game in progress is in [positions.md](positions.md).
+"""
+
+
+def games_page() -> str:
+    parts = [HEADER]
+    for family in families().values():
+        parts.append(f"## {family.name}\n\n```\n{family.describe()}\n```\n")
+    return "\n".join(parts)
+
+
+def test_games_page_is_what_describe_prints() -> None:
+    page = DOCS / "games.md"
+    if os.environ.get("PATIENCE_WRITE_DOCS"):
+        page.write_text(games_page(), encoding="utf-8")
+    assert page.read_text(encoding="utf-8") == games_page(), "docs/games.md is stale: regenerate it (see its header)"
+
+
+def test_docs_stand_alone() -> None:
+    """The repository documents its own rules: nothing points outside it."""
+    root = DOCS.parent
+    outside = ("RULES" + ".md", "../" + "shared")  # spelt apart so this file does not match itself
+    code = [path for part in ("solver", "rulesets", "tests", "benchmarks") for path in (root / part).rglob("*.py")]
+    files = [*DOCS.rglob("*.md"), root / "README.md", *code]
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        for name in outside:
+            assert name not in text, f"{path} points at {name}, which is not in the repository"

@@ -1,0 +1,66 @@
+"""Hints (`patience hint`): each move's verdict and score equal solving the position after it,
+and from a lost position every move is lost and the best keeps the position's minimum."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from rulesets import families
+from solver.cli import app
+from solver.result import Limits
+from solver.service.hinting import hints
+from solver.service.setup import Setup
+from solver.service.solving import solve, solve_from
+
+VARIANTS = [variant.name for family in families().values() for variant in family.variants]
+LIMITS = Limits(max_nodes=20_000)
+
+
+def late_position(setup: Setup, seed: int, back: int) -> object:
+    """The position ``back`` moves before the end of the best line of PySolFC deal ``seed``."""
+    outcome = solve(setup, setup.deal(seed=seed), LIMITS, seed)
+    state = outcome.start
+    line = outcome.result.best_line
+    for move in line[: max(0, len(line) - back)]:
+        state = setup.game.apply(state, move)
+    return state
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@settings(max_examples=4, deadline=None)
+@given(seed=st.integers(1, 5000), back=st.integers(1, 12))
+def test_each_hint_is_what_solving_after_that_move_says(variant: str, seed: int, back: int) -> None:
+    setup = Setup.of(variant)
+    state = late_position(setup, seed, back)
+    found = hints(setup, state, LIMITS)
+    assert sorted(h.move for h in found) == sorted(setup.game.describe_move(state, m) for m in setup.game.moves(state))
+    for hint in found:
+        after = setup.game.apply(state, setup.game.parse_move(state, hint.move))
+        alone = solve_from(setup, after, LIMITS)
+        if hint.result != "unknown" and alone.result.limit is None:
+            assert (hint.result, hint.score) == (alone.result.verdict.value, alone.score())
+    whole = solve_from(setup, state, LIMITS)
+    if whole.result.verdict.value == "lost" and found:
+        assert all(h.result == "lost" for h in found)
+        assert found[0].score == whole.score()
+    if whole.result.verdict.value == "won" and found:
+        assert found[0].result == "won"
+
+
+def test_hint_command_lists_every_move_best_first_as_text_and_json() -> None:
+    runner = CliRunner()
+    position = "row: 9D 4S 5D 6H 2D QS AD AH 2H AC 9S 5S"
+    text = runner.invoke(app, ["hint", "accordion", "--position", position])
+    assert text.exit_code == 0, text.output
+    lines = [line for line in text.output.splitlines() if line[:4].strip().rstrip(".").isdigit()]
+    assert len(lines) == 4 and "won" in lines[0] and "lost" in lines[-1]
+    record = json.loads(runner.invoke(app, ["hint", "accordion", "--position", position, "--json"]).output)
+    assert record["position"] == position and [m["result"] for m in record["moves"]][:2] == ["won", "won"]
+    assert record["moves"][0]["score"] == 1 and record["moves"][-1]["score"] == 3
+    cut = json.loads(runner.invoke(app, ["hint", "accordion", "--seed", "1", "--max-nodes", "5", "--json"]).output)
+    assert any(m["result"] == "unknown" and m["limit"] == "max_nodes" for m in cut["moves"])
