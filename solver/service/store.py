@@ -56,7 +56,7 @@ class Row(NamedTuple):
     def of(cls, outcome: Outcome, options: str, version: str) -> Row:
         """The row of a solved seeded deal (``options`` as stored: JSON with sorted keys)."""
         setup, result = outcome.setup, outcome.result
-        assert outcome.seed is not None, "survey rows are of seeded deals"
+        assert outcome.seed is not None and outcome.deal is not None, "survey rows are of seeded deals"
         return cls(
             seed=outcome.seed,
             game=setup.family.name,
