@@ -144,3 +144,39 @@ def graphs(draw, acyclic=False):
         edges[node] = [] if acyclic and node == n - 1 else draw(st.lists(st.tuples(targets, st.integers(0, 3)), max_size=4, unique=True))
     scores = {node: draw(st.integers(0, 5)) if node else draw(st.integers(1, 5)) for node in range(n)}
     return GraphGame(edges, scores)
+
+
+# ----------------------------------------------------------------------------- surveys
+# The survey tests' common ground: a quick survey of every verdict, what must agree between two
+# runs of it, and the `patience` command in a subprocess.
+
+#: Parlett under a small node limit: a quick mix of won, lost and unknown deals.
+SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES = "accordion", "parlett", 2000
+#: The columns two runs of one survey must agree on: everything but CPU seconds and table bytes.
+SURVEY_COMPARED = "seed, game, variant, options, deal, result, score, score_proven, limit_hit, nodes, solver_version"
+
+
+def survey_table(path: Any) -> list[tuple[Any, ...]]:
+    """A survey file's deals, by seed, as far as runs must agree on them."""
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        return list(db.execute(f"SELECT {SURVEY_COMPARED} FROM deals ORDER BY seed"))
+
+
+def survey_args(out: Any, seeds: str, *extra: str) -> list[str]:
+    """The arguments of ``patience survey`` for the quick survey of ``seeds`` into ``out``."""
+    return ["survey", SURVEY_GAME, "--variant", SURVEY_VARIANT, "--seeds", seeds,
+            "--max-nodes", str(SURVEY_NODES), "--out", str(out), *extra]
+
+
+def patience_command() -> list[str]:
+    """The installed ``patience`` command (beside this Python), as a subprocess runs it."""
+    import shutil
+    import sys
+    from pathlib import Path
+
+    beside = Path(sys.executable).with_name("patience")
+    found = str(beside) if beside.exists() else shutil.which("patience")
+    assert found, "patience is not installed: pip install -e ."
+    return [found]

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import typer
+from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, survey_args, survey_table
 from typer.testing import CliRunner
 
 from rulesets.cards import format_cards
@@ -39,11 +40,9 @@ cli.command("survey")(friendly(survey_command))
 cli.command("report")(friendly(report_command))
 runner = CliRunner()
 
-#: Parlett under a small node limit: a quick mix of won, lost and unknown deals.
-GAME, VARIANT, NODES = "accordion", "parlett", 2000
+GAME, VARIANT, NODES = SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES
 SPEC = SurveySpec(GAME, VARIANT, (), NODES, None, 2 * 1024**3)  # as the command line builds it
 SEEDS = "1-150"
-COMPARED = "seed, game, variant, options, deal, result, score, score_proven, limit_hit, nodes, solver_version"
 SCRIPT = (
     "import sys, typer\n"
     "from solver.cli import friendly\n"
@@ -55,10 +54,7 @@ SCRIPT = (
 )
 
 
-def table(path: Path) -> list[tuple]:
-    """What must agree between runs: everything but the CPU seconds and table bytes."""
-    with sqlite3.connect(path) as db:
-        return list(db.execute(f"SELECT {COMPARED} FROM deals ORDER BY seed"))
+table = survey_table
 
 
 @pytest.fixture(scope="module")
@@ -70,10 +66,6 @@ def reference(tmp_path_factory) -> tuple[Path, list[tuple]]:
     rows = table(path)
     assert {row[5] for row in rows} == {"won", "lost", "unknown"}, "the sample should hold every verdict"
     return path, rows
-
-
-def survey_args(out: Path, *extra: str) -> list[str]:
-    return ["survey", GAME, "--variant", VARIANT, "--seeds", SEEDS, "--max-nodes", str(NODES), "--out", str(out), *extra]
 
 
 # ----------------------------------------------------------------------------- seeds
@@ -148,7 +140,7 @@ def _start_and_stop(out: Path, how: int) -> tuple[subprocess.Popen, int, list[in
     """Start the survey in a subprocess with two workers; send it ``how`` once some rows are stored."""
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     process = subprocess.Popen(
-        [sys.executable, "-c", SCRIPT, *survey_args(out, "--jobs", "2")],
+        [sys.executable, "-c", SCRIPT, *survey_args(out, SEEDS, "--jobs", "2")],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
     )
     deadline = time.monotonic() + 60
@@ -184,7 +176,7 @@ def test_kill_9_mid_run_loses_nothing_after_a_rerun(reference, tmp_path):
                 and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
     kept = table(out)
     assert kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}]
-    rerun = runner.invoke(cli, survey_args(out, "--jobs", "2"))
+    rerun = runner.invoke(cli, survey_args(out, SEEDS, "--jobs", "2"))
     assert rerun.exit_code == 0, rerun.output
     assert f"{len(kept)} already there" in rerun.output
     assert table(out) == reference[1]
@@ -239,7 +231,7 @@ def test_files_that_are_not_surveys_are_refused(tmp_path):
     with sqlite3.connect(foreign) as db:
         db.execute("CREATE TABLE other (x)")
     for path in (text, foreign):
-        for args in (survey_args(path), ["report", str(path)]):
+        for args in (survey_args(path, SEEDS), ["report", str(path)]):
             result = runner.invoke(cli, args)
             assert result.exit_code == 2 and "not a survey file" in result.stderr
     missing = runner.invoke(cli, ["report", str(tmp_path / "none.sqlite")])
@@ -363,13 +355,6 @@ def test_dask_cluster_stores_the_same_results(reference, tmp_path):
         tally = run_survey(SPEC, parse_seeds(SEEDS), out, scheduler=cluster.scheduler_address)
     assert (tally.skipped, tally.solved) == (30, 120)
     assert table(out) == reference[1]
-
-
-def test_unreachable_scheduler_is_a_clear_error(tmp_path, monkeypatch):
-    pytest.importorskip("distributed")
-    monkeypatch.setattr("solver.service.survey.DASK_CONNECT_TIMEOUT", "1s")
-    result = runner.invoke(cli, survey_args(tmp_path / "x.sqlite", "--scheduler", "tcp://127.0.0.1:9"))
-    assert result.exit_code == 2 and "Dask scheduler" in result.stderr
 
 
 # ----------------------------------------------------------------------------- the service layer

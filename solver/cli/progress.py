@@ -57,8 +57,10 @@ class ProgressBar:
         self.bar.start()
 
     def close(self) -> None:
+        """Stop drawing (again: nothing)."""
         if self.bar is not None:
             self.bar.stop()
+            self.bar = None
 
 
 def _share(won: int, done: int) -> str:

@@ -17,18 +17,28 @@ from solver.cli.options import (
     VariantOption,
 )
 from solver.cli.progress import ProgressBar, show_progress
-from solver.service.errors import SurveyError
-from solver.service.report import plot, render, summarize, write_csv, write_json
+from solver.service.errors import SchedulerLost
+from solver.service.report import (
+    check_targets,
+    plot,
+    render,
+    summarize,
+    write_csv,
+    write_json,
+)
 from solver.service.seeds import parse_seeds
 from solver.service.setup import parse_size
-from solver.service.survey import SurveySpec, Tally, run_survey
+from solver.service.survey import SurveySpec, Tally, run_survey, worker_count
+
+#: The exit code of a survey whose Dask scheduler went away: a temporary failure (rerunning carries on).
+SCHEDULER_LOST = 75
 
 
 def survey_command(
     game: str = GameArgument,
     seeds: str = typer.Option(..., "--seeds", help="Seed ranges, e.g. 1-100000 or 1-1000,2000-2100."),
     out: Path = typer.Option(..., "--out", help="The SQLite survey file (created, or resumed)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU)."),
+    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU; at most four per CPU)."),
     variant: Optional[str] = VariantOption,
     option: List[str] = OptionsOption,
     max_nodes: Optional[int] = MaxNodesOption,
@@ -48,8 +58,7 @@ def survey_command(
     Results are the same whatever --jobs or --scheduler when --max-nodes is the limit that decides;
     --max-seconds counts CPU time, so which deals it cuts off varies with the machine and its load.
     """
-    if jobs < 0:
-        raise SurveyError("--jobs must be 0 (one per CPU) or more")
+    worker_count(jobs)
     spans = parse_seeds(seeds)
     spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory))
     setup = spec.setup()  # report a bad game, variant or option before touching the file
@@ -57,11 +66,19 @@ def survey_command(
     shown = show_progress() if progress is None else progress
     try:
         tally = run_survey(spec, spans, out, jobs, scheduler, on_progress=bar if shown else None)
+    except SchedulerLost as lost:
+        bar.close()  # before the line, so that the bar does not draw over it
+        typer.echo(f"patience: error: {lost}", err=True)
+        raise typer.Exit(SCHEDULER_LOST) from None
     finally:
         bar.close()
     _print_tally(out, tally)
     if tally.interrupted:
-        typer.echo("interrupted: rerun the same command to carry on where it stopped", err=True)
+        typer.echo(
+            f"patience: interrupted with {tally.skipped + tally.solved} of {tally.total} deals stored: "
+            "rerun the same command to carry on where it stopped",
+            err=True,
+        )
         raise typer.Exit(130)
 
 
@@ -79,12 +96,15 @@ def report_command(
     file: Path = typer.Argument(..., help="A survey file written by 'patience survey'."),
     as_csv: Optional[str] = typer.Option(None, "--csv", help="Write every deal as CSV to this file ('-': standard output)."),
     as_json: Optional[str] = typer.Option(None, "--json", help="Write the summary and every deal as JSON to this file ('-': standard output)."),
-    plot_file: Optional[Path] = typer.Option(None, "--plot", help="Draw the score histogram to this PNG file (extra 'plot')."),
-    slowest: int = typer.Option(10, "--slowest", help="How many of the slowest deals to list."),
+    plot_file: Optional[str] = typer.Option(None, "--plot", help="Draw the score histogram to this PNG file (extra 'plot')."),
+    slowest: int = typer.Option(10, "--slowest", help="How many of the slowest deals to list (0 or more)."),
 ) -> None:
-    """Summarize a survey: win rate with a 95% Wilson interval, lost/unknown, scores, slowest deals."""
-    if not file.exists():
-        raise SurveyError(f"{file}: no such survey file")
+    """Summarize a survey: win rate with a 95% Wilson interval, lost/unknown, scores, slowest deals.
+
+    The survey file is only read (a read-only one will do); each export is written whole or not
+    at all, and never over the survey.
+    """
+    check_targets(file, {"--csv": as_csv, "--json": as_json, "--plot": plot_file})
     summary = summarize(file, slowest)
     if as_csv is not None:
         write_csv(file, as_csv)
@@ -92,5 +112,5 @@ def report_command(
         write_json(file, summary, as_json)
     if plot_file is not None:
         plot(summary, plot_file)
-    if "-" not in (as_csv, as_json):
+    if "-" not in (as_csv, as_json, plot_file):
         typer.echo(render(summary))

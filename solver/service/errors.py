@@ -1,4 +1,4 @@
-"""The service's own user error: a survey that cannot run or be read."""
+"""The service's own user errors: a survey that cannot run, be stored or be read."""
 
 from __future__ import annotations
 
@@ -6,5 +6,20 @@ from solver.errors import UserError
 
 
 class SurveyError(UserError):
-    """A survey that cannot run or be read: bad seed ranges, a foreign or mismatched file, a
-    missing extra (Dask, matplotlib), an unreachable scheduler."""
+    """A survey that cannot run or be read: bad seed ranges, a foreign, damaged or mismatched file,
+    a missing extra (Dask, matplotlib), an unreachable scheduler, an export that cannot be written."""
+
+
+class StoreFault(SurveyError):
+    """The survey file failed (disk full, read-only, damaged, I/O error): ``what`` happened and
+    the ``fix``, so that a survey can say how many deals it had stored by then, and whether
+    rerunning once fixed carries on (``resumable``: not for a damaged file)."""
+
+    def __init__(self, path: object, what: str, fix: str, resumable: bool = True) -> None:
+        super().__init__(f"{path}: {what}; {fix}")
+        self.path, self.what, self.fix, self.resumable = path, what, fix, resumable
+
+
+class SchedulerLost(SurveyError):
+    """The Dask scheduler went away mid-survey (the deals stored so far are kept; rerunning the
+    same command carries on). The command line exits with 75, a temporary failure."""

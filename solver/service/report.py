@@ -1,43 +1,58 @@
 """What a survey file says: the summary (win rate with its 95% Wilson interval, lost and unknown
 counts, the score distribution, the slowest deals) as data and as text, and CSV / JSON exports and
-a plot of it."""
+a plot of it. A report only reads the survey file; an export is written to a temporary file and
+renamed into place, and never over the survey it reports."""
 
 from __future__ import annotations
 
 import csv
 import json
+import math
+import os
+import stat
 import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any
 
 from solver.service.errors import SurveyError
+from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import wilson
-from solver.service.store import COLUMNS, Store
+from solver.service.store import COLUMNS, Store, side_files, status
 
 
 def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
-    """The report of a survey file as a JSON-ready dict (aggregated in SQL: fine for millions of rows)."""
+    """The report of a survey file as a JSON-ready dict (aggregated in SQL: fine for millions of rows).
+
+    ``slowest`` deals are listed (0 or more; more than there are lists them all). The file is only
+    read, so a read-only one serves as well.
+    """
+    if slowest < 0:
+        raise SurveyError(f"--slowest must be 0 or more, not {slowest}")
     store = Store(path)
     try:
-        db, meta = store.db, store.meta
-        deals, won, lost, unknown, proven, nodes, seconds, max_seconds = db.execute(
+        deals, won, lost, unknown, proven, nodes, seconds, max_seconds = store.query(
             "SELECT COUNT(*), COALESCE(SUM(result='won'),0), COALESCE(SUM(result='lost'),0), "
             "COALESCE(SUM(result='unknown'),0), COALESCE(SUM(score_proven),0), COALESCE(SUM(nodes),0), "
             "COALESCE(SUM(seconds),0), COALESCE(MAX(seconds),0) FROM deals"
-        ).fetchone()
+        )[0]
         histogram = [
             {"score": score, "deals": count, "proven": sure}
-            for score, count, sure in db.execute(
+            for score, count, sure in store.query(
                 "SELECT score, COUNT(*), SUM(score_proven) FROM deals GROUP BY score ORDER BY score IS NULL, score"
             )
         ]
         slow = [
             dict(zip(("seed", "result", "score", "nodes", "seconds"), row))
-            for row in db.execute(
-                "SELECT seed, result, score, nodes, seconds FROM deals ORDER BY seconds DESC, seed LIMIT ?", (slowest,)
+            for row in store.query(
+                "SELECT seed, result, score, nodes, seconds FROM deals ORDER BY seconds DESC, seed LIMIT ?",
+                (min(slowest, MAX_SURVEY_SEED),),
             )
         ]
-        first_seed, last_seed = db.execute("SELECT MIN(seed), MAX(seed) FROM deals").fetchone()
+        first_seed, last_seed = store.query("SELECT MIN(seed), MAX(seed) FROM deals")[0]
+        meta = store.meta
     finally:
         store.close()
     low, high = wilson(won, deals)
@@ -80,11 +95,17 @@ def _settings(path: Path, meta: dict[str, str], family: Any) -> dict[str, Any]:
         "game": meta.get("game"),
         "variant": meta.get("variant"),
         "options": json.loads(meta.get("options", "{}")),
-        "limits": {k: json.loads(meta.get(k, "null")) for k in ("max_nodes", "max_seconds", "max_memory")},
+        "limits": {k: _limit(meta.get(k, "null")) for k in ("max_nodes", "max_seconds", "max_memory")},
         "solver_version": meta.get("solver_version"),
         "score_field": family.score_field if family else "score",
         "score_label": family.score_label if family else "score",
     }
+
+
+def _limit(stored: str) -> float | None:
+    """A limit as stored (JSON); None for no limit, as older versions stored NaN or infinity."""
+    value = json.loads(stored)
+    return None if isinstance(value, float) and not math.isfinite(value) else value
 
 
 def _family(name: str) -> Any:
@@ -98,10 +119,13 @@ def _family(name: str) -> Any:
 
 
 def _size(value: int) -> str:
-    for unit in "KMGT":
-        value_in = value / 1024 ** ("KMGT".index(unit) + 1)
-        if value_in < 1024 or unit == "T":
-            return f"{value_in:g}{unit}" if value >= 1024 else f"{value}"
+    """A byte count in the largest of the units K, M, G, T it reaches (2G, 1.5M), or bare."""
+    for power, unit in ((4, "T"), (3, "G"), (2, "M"), (1, "K")):
+        if value >= 1024**power:
+            try:
+                return f"{value / 1024**power:g}{unit}"
+            except OverflowError:  # only in files written before sizes were bounded
+                return str(value)
     return str(value)
 
 
@@ -171,53 +195,123 @@ def _slowest(summary: dict[str, Any]) -> list[str]:
 def exported(path: Path) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
     """The columns and every stored deal as an export record, by seed (options as an object,
     score_proven a bool). ``redeals`` is exported only by fewest-redeals surveys, where it is filled."""
+    with _records(path) as (columns, records):
+        return columns, list(records)
+
+
+@contextmanager
+def _records(path: Path) -> Iterator[tuple[tuple[str, ...], Iterator[dict[str, Any]]]]:
+    """:func:`exported`'s columns and records, read from the open file as they are consumed."""
     store = Store(path)
     try:
         columns = tuple(c for c in COLUMNS if c != "redeals" or "fewest_redeals" in store.meta)
-        records = [
+        yield columns, (
             {c: value for c, value in row._asdict().items() if c in columns}
             | {"options": json.loads(row.options), "score_proven": bool(row.score_proven)}
             for row in store.rows()
-        ]
+        )
     finally:
         store.close()
-    return columns, records
 
 
-def _open(target: str) -> tuple[TextIO, bool]:
+def check_targets(source: Path, targets: dict[str, str | None]) -> None:
+    """Refuse export targets (by option name; None: not asked for, ``-``: standard output) that
+    would overwrite the survey, each other, or cannot be written -- before anything is written.
+    ``--plot`` also needs matplotlib."""
+    inputs = [source, *side_files(source)]
+    taken: dict[Path, str] = {}
+    for option, target in targets.items():
+        if target is None or target == "-":
+            continue
+        path = Path(target)
+        found, parent = status(path), status(path.parent)
+        if any(_same_file(path, given) for given in inputs):
+            raise SurveyError(f"{option} {target} would overwrite the survey file it reports: give another file name")
+        if found is not None and stat.S_ISDIR(found.st_mode):
+            raise SurveyError(f"{option} {target} is a directory: give a file name")
+        if parent is None or not stat.S_ISDIR(parent.st_mode):
+            raise SurveyError(f"{option} {target}: there is no directory {path.parent}")
+        for other, other_option in taken.items():
+            if _same_file(path, other):
+                raise SurveyError(f"{other_option} and {option} both write to {target}: give each its own file")
+        taken[path] = option
+    to_stdout = [option for option, target in targets.items() if target == "-"]
+    if len(to_stdout) > 1:
+        raise SurveyError(f"{' and '.join(to_stdout)} both write to standard output: send one of them to a file")
+    if targets.get("--plot") is not None:
+        _pyplot()
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    """Whether two names are one file (the same path, or links to one file)."""
+    if path.absolute() == other.absolute() or path.resolve() == other.resolve():
+        return True
+    return path.exists() and other.exists() and os.path.samefile(path, other)
+
+
+@contextmanager
+def _replacing(target: str, binary: bool = False) -> Iterator[IO[Any]]:
+    """A file to write ``target`` to: standard output for ``-``; a device or pipe (``/dev/stdout``)
+    as it is; otherwise a temporary file beside it, renamed over it once complete, so that a
+    failed export leaves no half-written file (the file a symbolic link names is replaced)."""
     if target == "-":
-        return sys.stdout, False
-    return open(target, "w", newline="", encoding="utf-8"), True
+        yield sys.stdout.buffer if binary else sys.stdout
+        return
+    found, path = status(Path(target)), Path(target).resolve()
+    temporary: Path | None = None
+    try:
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            with _opened(os.open(target, os.O_WRONLY), binary) as out:
+                yield out
+            return
+        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
+        temporary = Path(name)
+        with _opened(handle, binary) as out:
+            yield out
+        os.chmod(temporary, _mode_for(path))
+        os.replace(temporary, path)
+    except BrokenPipeError:
+        raise
+    except OSError as error:
+        raise SurveyError(f"cannot write {target}: {error.strerror}; it was left as it was") from None
+    finally:
+        if temporary is not None:
+            temporary.unlink(missing_ok=True)
+
+
+def _opened(handle: int, binary: bool) -> IO[Any]:
+    """A file object over an open descriptor: bytes, or UTF-8 text with lines as written."""
+    return os.fdopen(handle, "wb") if binary else os.fdopen(handle, "w", newline="", encoding="utf-8")
+
+
+def _mode_for(path: Path) -> int:
+    """The permissions of the file an export replaces, or those a new file gets (the umask's)."""
+    if path.exists():
+        return path.stat().st_mode & 0o7777
+    mask = os.umask(0)
+    os.umask(mask)
+    return 0o666 & ~mask
 
 
 def write_csv(path: Path, target: str) -> None:
     """One line per deal; options as JSON in one column."""
-    out, close = _open(target)
-    try:
-        columns, records = exported(path)
+    with _records(path) as (columns, records), _replacing(target) as out:
         writer = csv.writer(out)
         writer.writerow(columns)
         for record in records:
             record["options"] = json.dumps(record["options"], sort_keys=True)
             writer.writerow(["" if record[c] is None else record[c] for c in columns])
-    finally:
-        if close:
-            out.close()
 
 
 def write_json(path: Path, summary: dict[str, Any], target: str) -> None:
-    """The summary plus every deal, as one JSON object."""
-    out, close = _open(target)
-    try:
-        out.write(json.dumps({**summary, "rows": exported(path)[1]}, indent=1))
-        out.write("\n")
-    finally:
-        if close:
-            out.close()
+    """The summary plus every deal, as one JSON object (strict JSON: no NaN or infinity)."""
+    document = json.dumps({**summary, "rows": exported(path)[1]}, indent=1, allow_nan=False)
+    with _replacing(target) as out:
+        out.write(document + "\n")
 
 
-def plot(summary: dict[str, Any], target: Path) -> None:
-    """The score histogram as a bar chart (needs matplotlib: the 'plot' extra)."""
+def _pyplot() -> Any:
+    """matplotlib's pyplot, drawing to files only (needs the 'plot' extra)."""
     try:
         import matplotlib
 
@@ -225,6 +319,12 @@ def plot(summary: dict[str, Any], target: Path) -> None:
         from matplotlib import pyplot
     except ImportError:
         raise SurveyError("--plot needs matplotlib: pip install 'patience-solver[plot]'") from None
+    return pyplot
+
+
+def plot(summary: dict[str, Any], target: str) -> None:
+    """The score histogram as a PNG bar chart (needs matplotlib: the 'plot' extra)."""
+    pyplot = _pyplot()
     survey = summary["survey"]
     scored = [row for row in summary["histogram"] if row["score"] is not None]
     figure, axes = pyplot.subplots(figsize=(8, 4.5))
@@ -238,6 +338,7 @@ def plot(summary: dict[str, Any], target: Path) -> None:
             f"won {_percent(summary['win_rate'])} [{_percent(low)}, {_percent(high)}]"
         )
         figure.tight_layout()
-        figure.savefig(target, format="png")
+        with _replacing(target, binary=True) as out:
+            figure.savefig(out, format="png")
     finally:
         pyplot.close(figure)

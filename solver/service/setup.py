@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from rulesets import find_game
@@ -47,16 +48,20 @@ class Setup:
 
 
 MIN_MEMORY = 64 * 1024
+MAX_MEMORY = 2**63 - 1  # beyond any machine, and the largest integer a survey file stores
 _SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
 
 
 def parse_size(text: str) -> int:
-    """A memory size such as ``512M``, ``2G`` or ``1000000`` (bytes)."""
+    """A memory size such as ``512M``, ``2G`` or ``1000000`` (bytes); any number of digits."""
     found = _SIZE.match(text)
     if not found:
         raise OptionError(f"cannot read memory size {text!r}: write e.g. 500M or 2G")
     scale = 1024 ** " kmgt".index((found.group(2) or " ").lower())
-    size = int(float(found.group(1)) * scale)
+    size = int(Fraction(found.group(1)) * scale)  # exact: a float would overflow on 400 digits
+    if size > MAX_MEMORY:
+        shown = text if len(text) <= 24 else text[:12] + "..."
+        raise OptionError(f"memory size {shown!r} is too large: the most is 2**63 - 1 bytes; write e.g. 500M or 2G")
     if size < MIN_MEMORY:
         raise OptionError(f"memory size {text!r} is too small: the table needs at least 64K")
     return size

@@ -2,15 +2,20 @@
 and a ``deals`` table of one :class:`Row` per seed.
 
 Rows are committed as they arrive (WAL journal, synchronous commits), so an interrupted survey --
-Ctrl-C, ``kill -9``, a power cut -- loses at most the deals being solved at that moment. A run
-whose settings differ from the file's is refused rather than mixed in.
+Ctrl-C, ``kill -9``, a power cut, a full disk -- loses at most the deals being solved at that
+moment. A run whose settings differ from the file's is refused rather than mixed in, and a file
+that is refused is left exactly as it was.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import sqlite3
+import stat
 import types
 from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import (
     Any,
@@ -18,9 +23,10 @@ from typing import (
     get_args,
     get_type_hints,
 )
+from urllib.parse import quote
 
 from rulesets.cards import format_cards
-from solver.service.errors import SurveyError
+from solver.service.errors import StoreFault, SurveyError
 from solver.service.seeds import Span
 from solver.service.solving import Outcome
 
@@ -106,77 +112,147 @@ class Store:
     """A survey file: settings checked on open, rows inserted (never replaced) as they arrive.
 
     Open with ``identity`` (the settings a run is keyed on) to create or resume a survey; without
-    it to read one.
+    it to read one, read-only (a report never alters the file, and reads one on read-only
+    storage). Either way a file that is not a survey, or is damaged, or was written with other
+    settings is refused before anything is written to it. Failures of the file under use (disk
+    full, read-only, damaged, I/O) are raised as :class:`StoreFault`.
     """
 
     def __init__(self, path: Path, identity: dict[str, str] | None = None) -> None:
         self.path = Path(path)
-        if identity is None and not self.path.exists():
-            raise SurveyError(f"{self.path}: no such survey file")
-        tables = self._connect()
-        if tables and not {"survey", "deals"} <= tables:
-            raise SurveyError(f"{self.path} is an SQLite file but not a survey file; give another --out")
-        if identity is None and not tables:
-            raise SurveyError(f"{self.path} is not a survey file (it holds no survey)")
-        if identity is not None and not tables:
-            self._create(identity)
-        self._add_new_columns()
-        self.meta: dict[str, str] = dict(self.db.execute("SELECT key, value FROM survey"))
+        if identity is None:
+            self.db = self._open_to_read()
+        else:
+            self.db = self._open_to_write(identity)
+        with self._faults("read"):
+            self.meta: dict[str, str] = dict(self.db.execute("SELECT key, value FROM survey"))
+            self.columns = tuple(c for c in COLUMNS if c in self._present_columns())
         if identity is not None:
-            self._check(identity)
+            self._check(identity, self.meta)
 
-    def _connect(self) -> set[str]:
-        """Open the file (WAL, synchronous commits); the names of its tables."""
+    def _open_to_read(self, fix: str = "") -> sqlite3.Connection:
+        """A read-only connection to an existing survey file, checked whole (``fix``: what to add
+        to the message refusing a file that is not a survey)."""
+        path, found = self.path, status(self.path)
+        if found is None:
+            raise SurveyError(f"{path}: no such survey file")
+        if stat.S_ISDIR(found.st_mode):
+            raise SurveyError(f"{path} is a directory, not a survey file")
+        if found.st_size == 0:
+            raise SurveyError(f"{path} is empty, not a survey file{fix}")
         try:
-            self.db = sqlite3.connect(self.path, timeout=60, isolation_level=None)
-            self.db.execute("PRAGMA journal_mode=WAL")
-            self.db.execute("PRAGMA synchronous=FULL")
-            return {name for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-        except sqlite3.DatabaseError as error:
-            raise SurveyError(f"{self.path} is not a survey file ({error})") from None
+            with open(path, "rb") as file:
+                header = file.read(20)
+        except OSError as error:
+            raise SurveyError(f"cannot read {path}: {error.strerror}") from None
+        if not header.startswith(_SQLITE_HEADER):
+            raise SurveyError(f"{path} is not a survey file (nor any SQLite file){fix}")
+        db = _connect(path, "immutable" if _at_rest(path, header) else "ro")
+        try:
+            with self._faults("read"):
+                try:
+                    db.execute("SELECT 1 FROM sqlite_master").fetchall()
+                except sqlite3.OperationalError:  # read-only storage and no -shm file: read as is
+                    db.close()
+                    db = _connect(path, "immutable")
+                self._check_survey(db, fix)
+        except BaseException:
+            db.close()
+            raise
+        return db
 
-    def _create(self, identity: dict[str, str]) -> None:
-        with self._transaction():  # IF NOT EXISTS / OR IGNORE: another run may be creating it too
-            for statement in _SCHEMA:
-                self.db.execute(statement)
-            self.db.executemany(
-                "INSERT OR IGNORE INTO survey (key, value) VALUES (?, ?)",
-                [("schema", str(SCHEMA_VERSION)), *identity.items()],
-            )
+    def _check_survey(self, db: sqlite3.Connection, fix: str) -> None:
+        """Refuse a file that is not a survey or is damaged."""
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+        if not {"survey", "deals"} <= tables:
+            raise SurveyError(f"{self.path} is an SQLite file but not a survey file (it has no survey and deals tables){fix}")
+        problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
+        if problem != "ok":
+            raise _damaged(self.path, " ".join(problem.split()))
 
-    def _add_new_columns(self) -> None:
-        """Files written before a column was added to :class:`Row` get it (empty) on opening."""
-        present = {name for (name,) in self.db.execute("SELECT name FROM pragma_table_info('deals')")}
+    def _open_to_write(self, identity: dict[str, str]) -> sqlite3.Connection:
+        """A connection to write to, the file created if new; an existing file is first read and
+        checked read-only, so that a foreign, damaged or mismatched one is left as it was."""
+        path, found, parent = self.path, status(self.path), status(self.path.parent)
+        if found is not None and stat.S_ISDIR(found.st_mode):
+            raise SurveyError(f"{path} is a directory: give a file name for --out")
+        if parent is None or not stat.S_ISDIR(parent.st_mode):
+            raise SurveyError(f"cannot create {path}: there is no directory {path.parent}")
+        if found is not None and found.st_size > 0:
+            existing = self._open_to_read("; give another --out file")
+            try:
+                with self._faults("read"):
+                    self._check(identity, dict(existing.execute("SELECT key, value FROM survey")))
+            finally:
+                existing.close()
+            created = False
+        else:
+            created = found is None
+        db = _connect(path, "rw")
+        try:
+            with self._faults("write to"):
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=FULL")
+                with _Transaction(db):  # IF NOT EXISTS / OR IGNORE: another run may be creating it too
+                    for statement in _SCHEMA:
+                        db.execute(statement)
+                    db.executemany(
+                        "INSERT OR IGNORE INTO survey (key, value) VALUES (?, ?)",
+                        [("schema", str(SCHEMA_VERSION)), *identity.items()],
+                    )
+                    self._add_new_columns(db)
+        except BaseException:
+            db.close()
+            if created:  # leave nothing behind of a file this run could not even start
+                for leftover in (path, *side_files(path)):
+                    leftover.unlink(missing_ok=True)
+            raise
+        return db
+
+    @staticmethod
+    def _add_new_columns(db: sqlite3.Connection) -> None:
+        """Files written before a column was added to :class:`Row` get it (empty) when resumed."""
+        present = {name for (name,) in db.execute("SELECT name FROM pragma_table_info('deals')")}
         for name in COLUMNS:
             if name not in present:
-                self.db.execute(f"ALTER TABLE deals ADD COLUMN {_DEFINITIONS[name]}")
+                db.execute(f"ALTER TABLE deals ADD COLUMN {_DEFINITIONS[name]}")
 
-    def _check(self, identity: dict[str, str]) -> None:
-        """Refuse a run whose settings differ from the file's (a setting either lacks counts)."""
-        keys = [*identity, *(k for k in self.meta if k not in identity and k != "schema")]
-        differ = [k for k in keys if self.meta.get(k) != identity.get(k)]
+    def _present_columns(self) -> set[str]:
+        return {name for (name,) in self.db.execute("SELECT name FROM pragma_table_info('deals')")}
+
+    def _check(self, identity: dict[str, str], meta: dict[str, str]) -> None:
+        """Refuse a run whose settings differ from the file's ``meta`` (a setting either lacks counts)."""
+        keys = [*identity, *(k for k in meta if k not in identity and k != "schema")]
+        differ = [k for k in keys if meta.get(k) != identity.get(k)]
         if differ:
             raise SurveyError(
                 f"{self.path} holds a survey with other settings ("
-                + "; ".join(f"{k}: file has {self.meta.get(k)}, this run {identity.get(k)}" for k in differ)
+                + "; ".join(f"{k}: file has {meta.get(k)}, this run {identity.get(k)}" for k in differ)
                 + "); results of different rules, options, limits or solver versions are not mixed: give another --out"
             )
 
-    def _transaction(self) -> _Transaction:
-        return _Transaction(self.db)
+    @contextmanager
+    def _faults(self, doing: str) -> Iterator[None]:
+        """Raise SQLite's and the system's failures of this file as :class:`StoreFault`."""
+        try:
+            yield
+        except (sqlite3.Error, OSError) as error:
+            raise _fault(self.path, error, doing) from None
 
     def stored_in(self, low: int, high: int) -> set[int]:
         """The stored seeds from ``low`` to ``high``."""
-        return {seed for (seed,) in self.db.execute("SELECT seed FROM deals WHERE seed BETWEEN ? AND ?", (low, high))}
+        with self._faults("read"):
+            return {seed for (seed,) in self.db.execute("SELECT seed FROM deals WHERE seed BETWEEN ? AND ?", (low, high))}
 
     def count_in(self, spans: Sequence[Span]) -> tuple[int, int]:
         """(stored deals, of which won) within the seed ranges."""
         done = won = 0
-        for low, high in spans:
-            n, w = self.db.execute(
-                "SELECT COUNT(*), COALESCE(SUM(result = 'won'), 0) FROM deals WHERE seed BETWEEN ? AND ?", (low, high)
-            ).fetchone()
-            done, won = done + n, won + w
+        with self._faults("read"):
+            for low, high in spans:
+                n, w = self.db.execute(
+                    "SELECT COUNT(*), COALESCE(SUM(result = 'won'), 0) FROM deals WHERE seed BETWEEN ? AND ?", (low, high)
+                ).fetchone()
+                done, won = done + n, won + w
         return done, won
 
     def missing(self, spans: Sequence[Span], block: int = 10000) -> Iterator[int]:
@@ -189,20 +265,96 @@ class Store:
 
     def add(self, rows: Iterable[Row]) -> None:
         """Store rows in one transaction (a seed already stored keeps its row)."""
-        with self._transaction():
+        with self._faults("write to"), _Transaction(self.db):
             self.db.executemany(_INSERT, list(rows))
 
+    def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
+        """The rows of a read-only query of the file (for reports)."""
+        with self._faults("read"):
+            return self.db.execute(sql, parameters).fetchall()
+
     def rows(self) -> Iterator[Row]:
-        """Every stored deal, by seed."""
-        for values in self.db.execute(f"SELECT {', '.join(COLUMNS)} FROM deals ORDER BY seed"):
-            yield Row._make(values)
+        """Every stored deal, by seed (a column the file predates reads as empty)."""
+        with self._faults("read"):
+            for values in self.db.execute(f"SELECT {', '.join(self.columns)} FROM deals ORDER BY seed"):
+                yield Row(**dict(zip(self.columns, values)))
 
     def close(self) -> None:
         self.db.close()
 
 
+# SQLite's primary result codes, and what each says about the file.
+_SQLITE_BUSY, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTADB = 5, 8, 11, 13, 14, 26
+
+
+def _fault(path: Path, error: sqlite3.Error | OSError, doing: str) -> StoreFault:
+    """The fault of the file that ``error`` reports, with what the user can do about it."""
+    code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+    number = getattr(error, "errno", None)
+    if code == _SQLITE_FULL or number in (errno.ENOSPC, errno.EDQUOT):
+        return StoreFault(path, "the disk is full", "free some space")
+    if code == _SQLITE_READONLY or number in (errno.EROFS, errno.EACCES, errno.EPERM):
+        return StoreFault(path, "the file or its directory is read-only", "make both writable")
+    if code == _SQLITE_BUSY:
+        return StoreFault(path, "another process keeps the file locked", "wait until it ends")
+    if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
+        return _damaged(path, str(error))
+    if code == _SQLITE_CANTOPEN:
+        return StoreFault(path, f"cannot open the file or create its -wal and -shm files beside it ({error})",
+                          "check that its directory is writable")
+    return StoreFault(path, f"cannot {doing} the file ({error})", "check the disk")
+
+
+_MODES = {"rw": "mode=rwc", "ro": "mode=ro", "immutable": "immutable=1"}
+
+
+def _damaged(path: Path, problem: str) -> StoreFault:
+    """A damaged file: rerunning cannot mend it, but SQLite's shell can copy what is readable."""
+    recovered = path.with_name(f"{path.stem}-recovered{path.suffix}")
+    return StoreFault(path, f"the file is damaged ({problem})",
+                      f"copy what is readable with: sqlite3 {path} .recover | sqlite3 {recovered}", resumable=False)
+
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _at_rest(path: Path, header: bytes) -> bool:
+    """Whether ``path``, whose file begins with ``header``, is a WAL database no one has open:
+    then it is read as an immutable file, and a reader leaves no -wal and -shm files behind
+    (SQLite's read-only mode would). A WAL database being written always has its -wal file."""
+    return header[18:20] == b"\x02\x02" and not side_files(path)[0].exists()
+
+
+def _connect(path: Path, mode: str) -> sqlite3.Connection:
+    """A connection to ``path``: ``rw`` (created if missing), ``ro`` (read-only, sees a running
+    survey's writes) or ``immutable`` (read-only storage: read as it lies)."""
+    uri = f"file:{quote(str(path.absolute()))}?{_MODES[mode]}"
+    try:
+        return sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
+    except sqlite3.Error as error:
+        raise _fault(path, error, "open") from None
+
+
+def status(path: Path) -> os.stat_result | None:
+    """The status of the file ``path`` names, None if there is none; a name the system cannot
+    look up (too long, a NUL in it, a directory that may not be searched) is refused."""
+    try:
+        return path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, ValueError) as error:
+        name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
+        raise SurveyError(f"{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error})") from None
+
+
+def side_files(path: Path) -> tuple[Path, ...]:
+    """The files SQLite keeps beside a database: its write-ahead log, shared memory and journal."""
+    return tuple(path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal"))
+
+
 class _Transaction:
-    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if the block raised."""
+    """``BEGIN IMMEDIATE`` ... ``COMMIT``, or ``ROLLBACK`` if the block raised (unless SQLite has
+    rolled back already, as it does on some errors such as a full disk)."""
 
     def __init__(self, db: sqlite3.Connection) -> None:
         self.db = db
@@ -211,4 +363,7 @@ class _Transaction:
         self.db.execute("BEGIN IMMEDIATE")
 
     def __exit__(self, kind: type[BaseException] | None, *_: object) -> None:
-        self.db.execute("COMMIT" if kind is None else "ROLLBACK")
+        if kind is None:
+            self.db.execute("COMMIT")
+        elif self.db.in_transaction:
+            self.db.execute("ROLLBACK")

@@ -14,18 +14,25 @@ follows a run through its ``on_progress`` callback.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import signal
 import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import (
+    FIRST_COMPLETED,
+    CancelledError,
+    Future,
+    ProcessPoolExecutor,
+    wait,
+)
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from solver.result import Limits
-from solver.service.errors import SurveyError
+from solver.service.errors import SchedulerLost, StoreFault, SurveyError
 from solver.service.seeds import Span, count_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
@@ -50,6 +57,9 @@ class SurveySpec:
     max_seconds: float | None
     max_memory: int | None
     fewest_redeals: bool = False
+
+    def __post_init__(self) -> None:
+        self.limits()  # refuses a limit that is not positive and finite, before any file is made
 
     def setup(self) -> Setup:
         return _setup(self.game, self.variant, self.options)
@@ -160,28 +170,65 @@ def run_survey(
     ``jobs`` worker processes (1: solve in this process; 0: one per CPU), or the Dask cluster at
     ``scheduler``. ``on_progress`` sees the tally once the stored seeds are counted and after each
     batch. Ctrl-C or SIGTERM stops cleanly (what was solved is kept) and sets ``interrupted``.
+    The settings, the scheduler and the file are all checked before a deal is solved; a fault of
+    the file or the scheduler after that is raised saying how many deals are stored.
     """
-    identity = spec.identity()
-    store = Store(out, identity)
+    workers = worker_count(jobs)
+    client = _dask_client(scheduler) if scheduler else None
+    try:
+        if client is None and workers > 1:
+            _quiet_resource_tracker()
+        store = Store(out, spec.identity())
+        try:
+            return _fill(spec, store, seeds, workers, client, chunk_seconds, on_progress)
+        finally:
+            store.close()
+    finally:
+        if client is not None:
+            client.close(timeout=5)
+
+
+def _fill(
+    spec: SurveySpec, store: Store, seeds: Sequence[Span], workers: int, client: Any, chunk_seconds: float,
+    on_progress: Callable[[Tally], None] | None,
+) -> Tally:
+    """Count what the open survey holds, then solve and store the rest; a fault of the file or
+    the scheduler is raised saying how many deals are stored."""
     tally = Tally(total=count_seeds(seeds))
     try:
         tally.skipped, tally.skipped_won = store.count_in(seeds)
-        chunker = _Chunker(store.missing(seeds), chunk_seconds)
+        chunker = _Chunker(store.missing(seeds), chunk_seconds * (4 if client else 1))  # Dask: fewer, larger
         if on_progress is not None:
             on_progress(tally)
 
         def arrived(rows: Sequence[Row]) -> None:
-            _check_worker(rows, identity)
+            _check_worker(rows, store.meta)
             store.add(rows)
             tally.note(rows)
             chunker.learn(rows)
             if on_progress is not None:
                 on_progress(tally)
 
-        _run_interruptibly(spec, chunker, jobs, scheduler, arrived, tally)
-    finally:
-        store.close()
+        _run_interruptibly(spec, chunker, workers, client, arrived, tally)
+    except StoreFault as fault:  # the file failed under the run: what is stored stays
+        fix = f"{fault.fix}, then rerun the same command to carry on" if fault.resumable else fault.fix
+        raise StoreFault(store.path, f"{fault.what} after {_stored(tally)} were stored", fix) from None
+    except SchedulerLost as lost:
+        raise SchedulerLost(f"{lost}; {_stored(tally)} are stored in {store.path}: rerun the same command to carry on") from None
     return tally
+
+
+def worker_count(jobs: int) -> int:
+    """The worker processes ``--jobs`` asks for: 0 means one per CPU; more than four per CPU
+    would only crowd the machine (and each is a process), so they are refused."""
+    cpus = os.cpu_count() or 1
+    if not 0 <= jobs <= 4 * cpus:
+        raise SurveyError(f"--jobs must be from 0 (one per CPU) to {4 * cpus} (four per CPU on this machine), not {jobs}")
+    return jobs or cpus
+
+
+def _stored(tally: Tally) -> str:
+    return f"{tally.skipped + tally.solved} of {tally.total} deals"
 
 
 def _check_worker(rows: Sequence[Row], identity: dict[str, str]) -> None:
@@ -203,17 +250,16 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def _run_interruptibly(
-    spec: SurveySpec, chunker: _Chunker, jobs: int, scheduler: str | None, arrived: Arrived, tally: Tally
+    spec: SurveySpec, chunker: _Chunker, workers: int, client: Any, arrived: Arrived, tally: Tally
 ) -> None:
     """Run the chunks where they are to run; Ctrl-C or SIGTERM ends the run as ``interrupted``."""
     started = time.monotonic()
     previous = signal.getsignal(signal.SIGTERM) if threading.current_thread() is threading.main_thread() else None
     if previous is not None:
         signal.signal(signal.SIGTERM, _on_sigterm)
-    workers = jobs or os.cpu_count() or 1
     try:
-        if scheduler:
-            _run_dask(spec, chunker, scheduler, arrived)
+        if client is not None:
+            _run_dask(spec, chunker, client, arrived)
         elif workers <= 1:
             while not chunker.exhausted:
                 chunk = chunker.next()
@@ -227,6 +273,25 @@ def _run_interruptibly(
         if previous is not None:
             signal.signal(signal.SIGTERM, previous)
         tally.wall_seconds = time.monotonic() - started
+
+
+def _quiet_resource_tracker() -> None:
+    """Start multiprocessing's resource tracker with its stderr on /dev/null. After a ``kill -9``
+    of this process it still removes the pool's semaphores, but would otherwise tell the user's
+    terminal about "leaked semaphore objects" that are no fault of theirs."""
+    from multiprocessing import resource_tracker
+
+    try:
+        saved, quiet = os.dup(2), os.open(os.devnull, os.O_WRONLY)
+    except OSError:  # no stderr to keep quiet
+        return
+    try:
+        os.dup2(quiet, 2)
+        resource_tracker.ensure_running()
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+        os.close(quiet)
 
 
 def _worker_init(parent: int) -> None:
@@ -266,20 +331,30 @@ def _run_pool(spec: SurveySpec, chunker: _Chunker, jobs: int, arrived: Arrived) 
     pool.shutdown()
 
 
-def _run_dask(spec: SurveySpec, chunker: _Chunker, scheduler: str, arrived: Arrived) -> None:
+def _dask_client(scheduler: str) -> Any:
+    """A client of the Dask scheduler at ``scheduler`` (connected before any file is created)."""
     try:
-        from distributed import Client, as_completed
+        from distributed import Client
     except ImportError:
         raise SurveyError("--scheduler needs Dask: pip install 'patience-solver[dask]'") from None
+    # The client's failures reach the caller as SurveyError or SchedulerLost; its own log lines
+    # would only repeat them on the terminal.
+    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
     try:
-        client = Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as error:
+        return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
+    except (OSError, TimeoutError, ValueError) as error:
         raise SurveyError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+
+
+def _run_dask(spec: SurveySpec, chunker: _Chunker, client: Any, arrived: Arrived) -> None:
+    """Keep the cluster's threads busy with chunks (two each) until every seed is stored; a lost
+    scheduler (its futures cancelled, its connection closed) is raised as :class:`SchedulerLost`."""
+    from distributed import as_completed
+
+    submitted: set[Any] = set()
     try:
         threads = max(1, sum(client.nthreads().values()))
-        chunker.target *= 4  # fewer, larger chunks over the network
         in_flight = as_completed()
-        submitted: set[Any] = set()
 
         def feed() -> None:
             while len(submitted) < 2 * threads and not chunker.exhausted:
@@ -290,15 +365,14 @@ def _run_dask(spec: SurveySpec, chunker: _Chunker, scheduler: str, arrived: Arri
                     in_flight.add(future)
 
         feed()
-        try:
-            while submitted:
-                future = next(in_flight)
-                submitted.discard(future)
-                arrived(future.result())
-                future.release()
-                feed()
-        except BaseException:
-            client.cancel(list(submitted))
-            raise
-    finally:
-        client.close()
+        while submitted:
+            future = next(in_flight)
+            submitted.discard(future)
+            arrived(future.result())
+            future.release()
+            feed()
+    except (CancelledError, OSError, TimeoutError) as error:  # the store raises none of these
+        raise SchedulerLost(f"the Dask scheduler at {client.scheduler.address} went away ({type(error).__name__})") from None
+    except BaseException:
+        client.cancel(list(submitted))
+        raise

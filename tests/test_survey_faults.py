@@ -1,0 +1,487 @@
+"""Surveys under faults and hostile arguments.
+
+A file that a command reads or refuses is left as it was; every argument is checked before a file
+is made; and each fault -- a damaged file, a full disk, read-only storage, a lost Dask scheduler,
+``kill -9`` at any moment -- ends in one line saying what is stored, after which rerunning the
+same command completes the survey exactly as an uninterrupted run does.
+"""
+
+from __future__ import annotations
+
+import errno
+import json
+import os
+import random
+import re
+import shutil
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+import typer
+from helpers import (
+    SURVEY_GAME,
+    SURVEY_NODES,
+    SURVEY_VARIANT,
+    patience_command,
+    survey_args,
+    survey_table,
+)
+from typer.testing import CliRunner
+
+from solver.cli import friendly
+from solver.cli.survey import report_command, survey_command
+from solver.service import store as store_module
+from solver.service.seeds import parse_seeds
+from solver.service.survey import SurveySpec, run_survey
+
+cli = typer.Typer(pretty_exceptions_enable=False)
+cli.command("survey")(friendly(survey_command))
+cli.command("report")(friendly(report_command))
+runner = CliRunner()
+
+SEEDS, TOTAL = "1-80", 80
+SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
+
+
+@pytest.fixture(scope="module")
+def reference(tmp_path_factory) -> tuple[Path, list[tuple]]:
+    """An uninterrupted run of the survey (in this process)."""
+    path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
+    assert run_survey(SPEC, parse_seeds(SEEDS), path).solved == TOTAL
+    rows = survey_table(path)
+    assert {row[5] for row in rows} == {"won", "lost", "unknown"}, "the sample should hold every verdict"
+    return path, rows
+
+
+def snapshot(directory: Path) -> dict[str, bytes]:
+    """Every file of a directory and its bytes: what a refused command must leave as it was."""
+    return {entry.name: entry.read_bytes() for entry in sorted(directory.iterdir()) if entry.is_file()}
+
+
+def error_line(result) -> str:
+    """The one stderr line of a refused command (exit code 2)."""
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("patience: error: "), (
+        result.exit_code, result.stderr, result.exception)
+    return lines[0]
+
+
+def stored_count(message: str) -> int:
+    """The count of stored deals a fault's message gives."""
+    found = re.search(rf"(\d+) of {TOTAL} deals", message)
+    assert found, message
+    return int(found.group(1))
+
+
+def assert_kept_then_completed(out: Path, kept: int, rows: list[tuple]) -> None:
+    """The rows a fault left are the reference's, and a rerun completes the same survey."""
+    stored = survey_table(out)
+    assert len(stored) == kept and stored == [row for row in rows if row[0] in {r[0] for r in stored}]
+    rerun = runner.invoke(cli, survey_args(out, SEEDS))
+    assert rerun.exit_code == 0, rerun.output
+    assert f"{kept} already there" in rerun.stdout
+    assert survey_table(out) == rows
+
+
+# ----------------------------------------------------------------------------- data loss
+
+
+def test_report_never_writes_over_its_survey(reference, tmp_path):
+    survey = tmp_path / "s.sqlite"
+    shutil.copy(reference[0], survey)
+    os.link(survey, tmp_path / "link.sqlite")
+    (tmp_path / "sym.sqlite").symlink_to(survey)
+    before = snapshot(tmp_path)
+    for args, word in [
+        (["--csv", "s.sqlite"], "overwrite"),
+        (["--json", "s.sqlite"], "overwrite"),
+        (["--plot", "s.sqlite"], "overwrite"),
+        (["--csv", "s.sqlite-wal"], "overwrite"),
+        (["--json", "s.sqlite-shm"], "overwrite"),
+        (["--csv", "link.sqlite"], "overwrite"),
+        (["--plot", "sym.sqlite"], "overwrite"),
+        (["--csv", "out.txt", "--json", "out.txt"], "both write to"),
+        (["--csv", "-", "--json", "-"], "standard output"),
+        (["--csv", "missing/out.csv"], "no directory"),
+        (["--json", "."], "directory"),
+    ]:
+        paths = [str(tmp_path / a) if a not in ("-",) and not a.startswith("--") else a for a in args]
+        result = runner.invoke(cli, ["report", str(survey), *paths])
+        assert word in error_line(result), args
+        assert snapshot(tmp_path) == before, args
+
+
+def test_a_failed_export_leaves_the_file_it_would_replace(reference, tmp_path, monkeypatch):
+    target = tmp_path / "deals.csv"
+    target.write_text("the old export\n")
+
+    def full(source, destination):
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr("solver.service.report.os.replace", full)
+    result = runner.invoke(cli, ["report", str(reference[0]), "--csv", str(target)])
+    assert "cannot write" in error_line(result) and "No space left" in result.stderr
+    assert snapshot(tmp_path) == {"deals.csv": b"the old export\n"}  # and no temporary file left
+    monkeypatch.undo()
+    assert runner.invoke(cli, ["report", str(reference[0]), "--csv", str(target)]).exit_code == 0
+    assert len(target.read_text().splitlines()) == TOTAL + 1 and [p.name for p in tmp_path.iterdir()] == ["deals.csv"]
+
+
+def test_exports_go_through_links_and_into_devices_as_they_are(reference, tmp_path):
+    (tmp_path / "link.csv").symlink_to(tmp_path / "real.csv")
+    assert runner.invoke(cli, ["report", str(reference[0]), "--csv", str(tmp_path / "link.csv")]).exit_code == 0
+    assert (tmp_path / "link.csv").is_symlink() and len((tmp_path / "real.csv").read_text().splitlines()) == TOTAL + 1
+    if Path("/dev/full").exists():  # a device is written, never replaced by a file
+        message = error_line(runner.invoke(cli, ["report", str(reference[0]), "--json", "/dev/full"]))
+        assert "No space left" in message and Path("/dev/full").is_char_device()
+
+
+def test_names_the_system_cannot_look_up_get_one_line(reference):
+    long = "x" * 5000
+    for args in (["report", long], ["report", str(reference[0]), "--csv", long], survey_args(long, "1-3"),
+                 ["report", str(reference[0]), "--json", "nul\0byte.json"]):  # (typer refuses a NUL in a path itself)
+        assert "file name" in error_line(runner.invoke(cli, args))
+
+
+# ----------------------------------------------------------------------------- files
+
+
+def _foreign_files(directory: Path, reference: Path) -> list[Path]:
+    """Files a survey must refuse: not SQLite, foreign SQLite (rollback and WAL), another survey."""
+    text = directory / "notes.sqlite"
+    text.write_text("not a database at all, just some words " * 10)
+    rollback, wal = directory / "rollback.db", directory / "wal.db"
+    for path in (rollback, wal):
+        db = sqlite3.connect(path, isolation_level=None)
+        if path is wal:
+            db.execute("PRAGMA journal_mode=WAL")
+        db.execute("CREATE TABLE other (x)")
+        db.execute("INSERT INTO other VALUES (1)")
+        db.close()
+    other = directory / "other-limits.sqlite"
+    shutil.copy(reference, other)
+    older = directory / "older.sqlite"  # a survey from before the redeals column, other limits too
+    shutil.copy(reference, older)
+    db = sqlite3.connect(older, isolation_level=None)
+    db.execute("ALTER TABLE deals DROP COLUMN redeals")
+    db.close()
+    return [text, rollback, wal, other, older]
+
+
+def test_refused_files_are_left_byte_for_byte(reference, tmp_path):
+    for path in _foreign_files(tmp_path, reference[0]):
+        before = snapshot(tmp_path)
+        args = survey_args(path, "1-3", *(["--max-nodes", "3000"] if "sqlite" in path.suffix and "notes" not in path.name else []))
+        message = error_line(runner.invoke(cli, args))
+        assert "not a survey file" in message or "other settings" in message, message
+        assert "--out" in message
+        assert snapshot(tmp_path) == before, path
+
+
+def test_report_reads_without_writing_and_refuses_in_its_own_words(reference, tmp_path):
+    survey = tmp_path / "s.sqlite"
+    shutil.copy(reference[0], survey)
+    (tmp_path / "empty.sqlite").touch()
+    (tmp_path / "folder").mkdir()
+    _foreign_files(tmp_path, reference[0])
+    before = snapshot(tmp_path)
+    assert runner.invoke(cli, ["report", str(survey)]).exit_code == 0
+    for name, word in [("empty.sqlite", "empty"), ("missing.sqlite", "no such survey file"), ("folder", "directory"),
+                       ("notes.sqlite", "not a survey file"), ("rollback.db", "not a survey file"), ("wal.db", "not a survey file")]:
+        message = error_line(runner.invoke(cli, ["report", str(tmp_path / name)]))
+        assert word in message and "--out" not in message, message
+    assert snapshot(tmp_path) == before
+
+
+ARGUMENTS = [
+    (["--max-nodes", "0"], "--max-nodes"),
+    (["--max-nodes", "-5"], "--max-nodes"),
+    (["--max-seconds", "nan"], "--max-seconds"),
+    (["--max-seconds", "inf"], "--max-seconds"),
+    (["--max-seconds", "1e999"], "--max-seconds"),
+    (["--max-seconds", "-1"], "--max-seconds"),
+    (["--max-memory", "9" * 400], "too large"),
+    (["--max-memory", "1K"], "too small"),
+    (["--max-memory", "lots"], "memory size"),
+    (["--jobs", "-1"], "--jobs"),
+    (["--jobs", "9" * 30], "--jobs"),
+    (["--seeds", "5-1"], "seed range"),
+    (["--variant", "no-such-variant"], "variant"),
+    (["--option", "nearest=perhaps"], "nearest"),
+]
+
+
+@pytest.mark.parametrize("change, word", ARGUMENTS)
+def test_every_argument_is_checked_before_a_file_is_made(tmp_path, change, word):
+    out = tmp_path / "new.sqlite"
+    args = survey_args(out, "1-3")
+    for flag, value in zip(change[::2], change[1::2]):
+        if flag in args:
+            args[args.index(flag) + 1] = value
+        else:
+            args += [flag, value]
+    assert word in error_line(runner.invoke(cli, args))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_the_corrected_command_then_runs_on_the_same_path(tmp_path):
+    out = tmp_path / "new.sqlite"
+    error_line(runner.invoke(cli, survey_args(out, "1-3", "--max-seconds", "nan")))
+    result = runner.invoke(cli, survey_args(out, "1-3"))
+    assert result.exit_code == 0 and "3 of 3 deals stored" in result.stdout
+
+
+def test_an_unreachable_scheduler_is_refused_before_a_file_is_made(tmp_path, monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("solver.service.survey.DASK_CONNECT_TIMEOUT", "1s")
+    message = error_line(runner.invoke(cli, survey_args(tmp_path / "x.sqlite", "1-3", "--scheduler", "tcp://127.0.0.1:9")))
+    assert "Dask scheduler" in message and list(tmp_path.iterdir()) == []
+
+
+# ----------------------------------------------------------------------------- numbers
+
+
+def test_slowest_is_a_count_of_any_size(reference):
+    assert "--slowest" in error_line(runner.invoke(cli, ["report", str(reference[0]), "--slowest", "-1"]))
+    every = runner.invoke(cli, ["report", str(reference[0]), "--slowest", "9" * 30])
+    assert every.exit_code == 0
+    listed = every.stdout.split("slowest deals:")[1].strip().splitlines()[1:]
+    assert len(listed) == TOTAL
+    none = runner.invoke(cli, ["report", str(reference[0]), "--slowest", "0"])
+    assert none.exit_code == 0 and "slowest deals" not in none.stdout
+
+
+def test_limits_stored_as_nan_by_older_versions_still_give_strict_json(reference, tmp_path):
+    older = tmp_path / "older.sqlite"
+    shutil.copy(reference[0], older)
+    db = sqlite3.connect(older, isolation_level=None)
+    db.execute("UPDATE survey SET value = 'NaN' WHERE key = 'max_seconds'")
+    db.close()
+    result = runner.invoke(cli, ["report", str(older), "--json", "-"])
+
+    def refuse(constant: str) -> None:
+        raise AssertionError(f"{constant} is not JSON")
+
+    document = json.loads(result.stdout, parse_constant=refuse)
+    assert document["survey"]["limits"]["max_seconds"] is None and document["deals"] == TOTAL
+
+
+# ----------------------------------------------------------------------------- a damaged file
+
+
+def _damage(path: Path, how: str) -> None:
+    """4 KiB of random bytes written into the middle of the file, or its second half cut off."""
+    size = path.stat().st_size
+    with open(path, "r+b") as file:
+        if how == "overwritten":
+            file.seek(size // 2)
+            file.write(random.Random(13).randbytes(4096))
+        else:
+            file.truncate(size // 2)
+
+
+@pytest.mark.parametrize("how", ["overwritten", "truncated"])
+def test_a_damaged_survey_is_refused_in_one_line_before_anything_is_solved(reference, tmp_path, monkeypatch, how):
+    survey = tmp_path / "s.sqlite"
+    shutil.copy(reference[0], survey)
+    _damage(survey, how)
+    before = snapshot(tmp_path)
+
+    def solve_nothing(*args):
+        raise AssertionError("a deal was solved before the file was checked")
+
+    monkeypatch.setattr("solver.service.survey.solve_seeds", solve_nothing)
+    for args in (survey_args(survey, SEEDS), ["report", str(survey)], ["report", str(survey), "--csv", "-"]):
+        message = error_line(runner.invoke(cli, args))
+        assert "damaged" in message and ".recover" in message, message
+    assert snapshot(tmp_path) == before
+
+
+# ----------------------------------------------------------------------------- a full disk
+
+
+def test_a_full_disk_says_what_is_stored_and_a_rerun_carries_on(reference, tmp_path, monkeypatch):
+    """SQLite's own 'database or disk is full', from a page limit on the file."""
+    connect = store_module._connect
+
+    def small_disk(path, mode):
+        db = connect(path, mode)
+        if mode == "rw":
+            db.execute("PRAGMA max_page_count = 8")
+        return db
+
+    monkeypatch.setattr(store_module, "_connect", small_disk)
+    out = tmp_path / "full.sqlite"
+    message = error_line(runner.invoke(cli, survey_args(out, SEEDS)))
+    assert "the disk is full after" in message and "free some space, then rerun the same command" in message
+    kept = stored_count(message)
+    assert 0 < kept < TOTAL
+    monkeypatch.undo()
+    assert_kept_then_completed(out, kept, reference[1])
+
+
+def test_an_enospc_from_the_system_says_the_same(reference, tmp_path, monkeypatch):
+    """ENOSPC as the operating system raises it, on the third commit (the first creates the file)."""
+    commits = []
+    enter = store_module._Transaction.__enter__
+
+    def failing(self):
+        commits.append(1)
+        if len(commits) == 3:
+            raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+        enter(self)
+
+    monkeypatch.setattr(store_module._Transaction, "__enter__", failing)
+    out = tmp_path / "full.sqlite"
+    message = error_line(runner.invoke(cli, survey_args(out, SEEDS)))
+    assert "the disk is full after" in message and "rerun the same command" in message
+    kept = stored_count(message)
+    assert 0 < kept < TOTAL
+    monkeypatch.undo()
+    assert_kept_then_completed(out, kept, reference[1])
+
+
+@contextmanager
+def tmpfs(directory: Path, size: str) -> Iterator[Path]:
+    """A small tmpfs mounted on ``directory`` (skips the test where mounting is not allowed)."""
+    directory.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(directory)],
+                             capture_output=True, check=False)
+    if mounted.returncode != 0:
+        pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
+    try:
+        yield directory
+    finally:
+        subprocess.run(["umount", "-l", str(directory)], check=False)
+
+
+def remount(directory: Path, options: str) -> None:
+    subprocess.run(["mount", "-o", f"remount,{options}", str(directory)], check=True)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tmpfs is Linux's")
+def test_a_full_tmpfs_says_what_is_stored_and_a_rerun_carries_on(reference, tmp_path):
+    with tmpfs(tmp_path / "disk", "64k") as disk:
+        out = disk / "s.sqlite"
+        process = subprocess.run([*patience_command(), *survey_args(out, SEEDS)], check=False, capture_output=True, text=True, timeout=120)
+        lines = process.stderr.strip().splitlines()
+        assert process.returncode == 2 and len(lines) == 1, process.stderr
+        assert "disk is full" in lines[0] and "rerun the same command" in lines[0], lines[0]
+        kept = stored_count(lines[0])
+        remount(disk, "size=16m")  # space freed
+        assert_kept_then_completed(out, kept, reference[1])
+
+
+# ----------------------------------------------------------------------------- read-only storage
+
+
+def test_a_survey_on_read_only_storage_is_reported_and_not_written(reference, tmp_path):
+    with tmpfs(tmp_path / "disk", "16m") as disk:
+        survey = disk / "s.sqlite"
+        shutil.copy(reference[0], survey)
+        remount(disk, "ro")
+        try:
+            before = snapshot(disk)
+            report = runner.invoke(cli, ["report", str(survey), "--csv", str(tmp_path / "deals.csv")])
+            assert report.exit_code == 0, report.output
+            assert f"deals: {TOTAL}" in report.stdout and len((tmp_path / "deals.csv").read_text().splitlines()) == TOTAL + 1
+            message = error_line(runner.invoke(cli, survey_args(survey, "1-100")))
+            assert "read-only" in message or "cannot open" in message, message
+            assert snapshot(disk) == before
+        finally:
+            remount(disk, "rw")
+
+
+# ----------------------------------------------------------------------------- a lost scheduler
+
+
+def _free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _start(code: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def _wait_for_rows(out: Path, process: subprocess.Popen, seconds: float = 60) -> int:
+    """Wait until the survey has stored some deals; how many."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and process.poll() is None:
+        if out.exists():
+            try:
+                with sqlite3.connect(f"file:{out}?mode=ro", uri=True, timeout=5) as db:
+                    stored = db.execute("SELECT COUNT(*) FROM deals").fetchone()[0]
+                if stored:
+                    return stored
+            except sqlite3.OperationalError:
+                pass
+        time.sleep(0.05)
+    raise AssertionError("the survey stored nothing")
+
+
+def test_a_lost_scheduler_says_what_is_stored_and_exits_75(reference, tmp_path):
+    pytest.importorskip("distributed")
+    address = f"tcp://127.0.0.1:{_free_port()}"
+    scheduler = _start(
+        "import asyncio\nfrom distributed import Scheduler\n"
+        f"async def main():\n    async with Scheduler(host='127.0.0.1', port={address.rsplit(':', 1)[1]}, dashboard_address=None) as s:\n"
+        "        await s.finished()\nasyncio.run(main())\n"
+    )
+    worker = _start(
+        "import asyncio\nfrom distributed import Worker\n"
+        f"async def main():\n    async with Worker({address!r}, nthreads=1, dashboard_address=None) as w:\n"
+        "        await w.finished()\nasyncio.run(main())\n"
+    )
+    out = tmp_path / "dask.sqlite"
+    try:
+        survey = subprocess.Popen([*patience_command(), *survey_args(out, SEEDS, "--scheduler", address)],
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        _wait_for_rows(out, survey)
+        scheduler.kill()
+        _, stderr = survey.communicate(timeout=60)
+    finally:
+        for process in (scheduler, worker):
+            process.kill()
+            process.wait()
+    lines = stderr.strip().splitlines()
+    assert survey.returncode == 75 and len(lines) == 1, stderr
+    assert "Dask scheduler" in lines[0] and "went away" in lines[0] and "rerun the same command" in lines[0]
+    kept = stored_count(lines[0])
+    assert kept < TOTAL
+    assert_kept_then_completed(out, kept, reference[1])
+
+
+# ----------------------------------------------------------------------------- kill -9
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+def test_kill_9_at_random_moments_then_a_rerun_stores_what_an_uninterrupted_run_does(reference, tmp_path):
+    seed = random.randrange(10**6)
+    moments = random.Random(seed).sample([i / 10 for i in range(3, 30)], 3)
+    out = tmp_path / "killed.sqlite"
+    env = {k: v for k, v in os.environ.items() if k != "CI"}
+    for moment in moments:
+        process = subprocess.Popen([*patience_command(), *survey_args(out, SEEDS, "--jobs", "2")],
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        time.sleep(moment)
+        process.send_signal(signal.SIGKILL)
+        _, stderr = process.communicate(timeout=30)  # until the workers and the resource tracker let go
+        assert stderr == "", f"kill -9 after {moment} s (random seed {seed}) left on the terminal: {stderr}"
+        if out.exists():
+            kept = survey_table(out)
+            assert kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}], (moment, seed)
+    rerun = subprocess.run([*patience_command(), *survey_args(out, SEEDS, "--jobs", "2")],
+                           check=False, capture_output=True, text=True, env=env, timeout=120)
+    assert rerun.returncode == 0 and rerun.stderr == "", rerun.stderr
+    final = [(row[0], row[5], row[6], row[9]) for row in survey_table(out)]
+    assert final == [(row[0], row[5], row[6], row[9]) for row in reference[1]], f"moments {moments} (random seed {seed})"
