@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any, List, Optional
 
 import typer
 
 from rulesets import families, find_game
 from rulesets.cards import Card, format_cards
-from rulesets.deals import read_deal_file
-from rulesets.notation import MoveError
+from solver.cli.errors import ExitCode, UsageError, say
+from solver.cli.inputs import STDIN, name_of, read_text, text_lines, without_bom
 from solver.cli.options import (
     DealOption,
     FileOption,
@@ -58,7 +58,7 @@ def solve_command(
     game: str = GameArgument,
     seed: Optional[int] = SeedOption,
     deal: Optional[str] = DealOption,
-    file: Optional[Path] = FileOption,
+    file: Optional[str] = FileOption,
     variant: Optional[str] = VariantOption,
     option: List[str] = OptionsOption,
     max_nodes: Optional[int] = MaxNodesOption,
@@ -67,46 +67,69 @@ def solve_command(
     fewest_redeals: bool = typer.Option(False, "--fewest-redeals", help="Find the win with the fewest passes through the stock (IDA*)."),
     show: bool = typer.Option(False, "--show", help="Draw the layout after each move."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per deal per line."),
+    verdict_code: bool = typer.Option(
+        False, "--verdict-code", help="Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts)."
+    ),
 ) -> None:
-    """Solve deals: verdict, minimal score, and the winning (or best) line of moves."""
+    """Solve deals: verdict, minimal score, and the winning (or best) line of moves.
+
+    With --file, each deal is answered as soon as its line is read; a bad line is named on stderr,
+    the others are still answered, and the exit code is 3.
+    """
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
-    for number, (deal_seed, cards) in enumerate(_deals(setup, seed, deal, file)):
+    deals = Deals(setup, seed, deal, file)
+    verdicts = set()
+    for number, (deal_seed, cards) in enumerate(deals):
         outcome = solve(setup, cards, bounds, deal_seed, fewest_redeals)
+        verdicts.add(outcome.result.verdict)
         if as_json:
             typer.echo(json.dumps(outcome.record()))
         else:
             if number:
                 typer.echo("")
             _print_outcome(outcome, show)
+    if deals.bad_lines:
+        raise typer.Exit(ExitCode.BAD_LINES)
+    if verdict_code:
+        raise typer.Exit(_verdict_exit_code(verdicts))
+
+
+def _verdict_exit_code(verdicts: set[Verdict]) -> int:
+    """For --verdict-code: unknown if any deal was left unknown, else lost if any was lost."""
+    if Verdict.UNKNOWN in verdicts:
+        return ExitCode.UNKNOWN
+    return ExitCode.LOST if Verdict.LOST in verdicts else ExitCode.OK
 
 
 def verify_command(
     game: str = GameArgument,
-    solution: Path = typer.Option(..., "--solution", help="File of moves, one per line, or a --json record."),
+    solution: str = typer.Option(
+        ..., "--solution", help="File of moves (one per line, or what 'solve' prints), or a --json record; '-': standard input."
+    ),
     seed: Optional[int] = SeedOption,
     deal: Optional[str] = DealOption,
-    file: Optional[Path] = FileOption,
+    file: Optional[str] = FileOption,
     variant: Optional[str] = VariantOption,
     option: List[str] = OptionsOption,
 ) -> None:
     """Replay a solution through the rules; report the first illegal move, if any.
 
-    A ``--json`` record is also held to what it claims: its game and deal, a win, its score,
-    and its redeals.
+    A --json record, or what 'solve' prints, is also held to every claim it makes: its game,
+    options, seed and deal, its verdict, its score, its redeals. (That no line does better than
+    a claimed minimum is not searched again: 'solve' proves it.)
     """
+    if STDIN == solution and STDIN in (deal, file):
+        raise UsageError("only one of --solution, --deal and --file can read standard input ('-')")
     setup = Setup.of(game, variant, option)
-    deals = list(_deals(setup, seed, deal, file))
-    if len(deals) != 1:
-        raise MoveError(f"verify takes one deal; the file holds {len(deals)}")
-    cards = deals[0][1]
-    texts, record = read_solution(read_text(solution, "solution file"))
+    cards = _one_deal(Deals(setup, seed, deal, file, strict=True))
+    texts, record = read_solution(read_text(solution, "solution file"), setup)
     if record is not None:
         check_record_is_for(record, setup, cards)
     found = verify(setup, cards, texts, record)
     if found.illegal is not None:
         typer.echo(found.illegal, err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.INVALID)
     if found.won:
         typer.echo(f"valid: all {found.moves} moves legal; the game is won")
     else:
@@ -114,27 +137,47 @@ def verify_command(
         typer.echo(f"valid: all {found.moves} moves legal; not won ({ending})")
     if found.broken_claim is not None:
         typer.echo(found.broken_claim, err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.INVALID)
 
 
-def read_text(path: Path, what: str) -> str:
-    """A text file's contents, or a one-line error naming the file."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise MoveError(f"malformed {what} {path}: not UTF-8 text") from None
+def _one_deal(deals: Deals) -> list[Card]:
+    """The one deal verify takes (a deal file must hold exactly one, and no bad line)."""
+    found = list(itertools.islice(iter(deals), 2))
+    if len(found) != 1:
+        raise UsageError("verify takes one deal; the deal file holds more: give one with --deal, or a file of one")
+    return found[0][1]
 
 
-def _deals(setup: Setup, seed: Optional[int], deal: Optional[str], file: Optional[Path]) -> Iterator[tuple[int | None, list[Card]]]:
-    """The deals named by exactly one of ``--seed``, ``--deal`` or ``--file``, with their seeds."""
-    given = [name for name, value in (("--seed", seed), ("--deal", deal), ("--file", file)) if value is not None]
-    if len(given) != 1:
-        raise MoveError("give exactly one of --seed, --deal or --file" + (f" (got {', '.join(given)})" if given else ""))
-    if file is not None:
-        for cards in read_deal_file(read_text(file, "deal file"), setup.family.deck()):
-            yield None, cards
-    else:
-        yield seed, setup.deal(seed=seed, text=deal)
+class Deals:
+    """The deals named by exactly one of ``--seed``, ``--deal`` or ``--file`` (``-`` reads standard
+    input), each with its seed, read one at a time. A bad line of a deal file is named on stderr
+    and counted in :attr:`bad_lines`, and the lines after it are still read; or, if ``strict``,
+    it is the error that ends the command."""
+
+    def __init__(
+        self, setup: Setup, seed: Optional[int], deal: Optional[str], file: Optional[str], strict: bool = False
+    ) -> None:
+        given = [name for name, value in (("--seed", seed), ("--deal", deal), ("--file", file)) if value is not None]
+        if len(given) != 1:
+            raise UsageError("give exactly one of --seed, --deal or --file" + (f" (got {', '.join(given)})" if given else ""))
+        self.setup, self.seed, self.deal, self.file = setup, seed, deal, file
+        self.strict = strict
+        self.bad_lines = 0
+
+    def __iter__(self) -> Iterator[tuple[int | None, list[Card]]]:
+        if self.file is None:
+            text = read_text(STDIN, "deal") if self.deal == STDIN else self.deal
+            yield self.seed, self.setup.deal(seed=self.seed, text=None if text is None else without_bom(text))
+            return
+        for found in self.setup.read_deals(text_lines(self.file, "deal file")):
+            if found.cards is None:
+                where = f"deal file {name_of(self.file)} line {found.line}: {found.error}"
+                if self.strict:
+                    raise UsageError(where)
+                self.bad_lines += 1
+                say(f"patience: error: {where}")
+            else:
+                yield None, found.cards
 
 
 def _print_outcome(outcome: Outcome, show: bool) -> None:
