@@ -92,10 +92,11 @@ def _read_record(text: str, setup: Setup) -> tuple[list[str], Record]:
     if not isinstance(record, dict):
         raise MoveError("malformed solution file: a --json record is a JSON object ({...}), as 'solve --json' writes")
     _check_kinds(record, setup)
-    field = "solution" if record.get("result") == Verdict.WON.value else "best_line"
-    moves = record.get(field)
-    if not isinstance(moves, list):
-        raise MoveError(f"malformed solution file: the record has no '{field}' list of moves")
+    moves = record.get("solution")
+    if moves is None:
+        moves = record.get("best_line")
+    if moves is None:
+        raise MoveError("malformed solution file: the record has no 'solution' or 'best_line' list of moves")
     return moves, record
 
 
@@ -137,7 +138,9 @@ def _kind(value: Any) -> str:
 _TITLE = re.compile(r"^(solution|line to the best score) \((\d+) moves\):$")
 _HEADER = re.compile(r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)\)(, seed (?P<seed>\d+))?$")
 _RESULT = re.compile(r"^result: (?P<result>won|lost|unknown)( \(limit (?P<limit>\w+) reached\))?$")
-_REDEALS = re.compile(r"^redeals: (?P<redeals>\d+) \((fewest|fewest not proven, at least (?P<least>\d+): limit \w+ reached)\)$")
+_REDEALS = re.compile(
+    r"^redeals: (?P<redeals>\d+) \((fewest|fewest not proven, at least (?P<least>\d+): limit (?P<limit>\w+) reached)\)$"
+)
 _NUMBERED = re.compile(r"^\s*(?P<number>\d+)\.\s+(?P<move>\S.*?)\s*$")
 
 
@@ -181,7 +184,7 @@ def _read_header_line(line: str, record: Record, setup: Setup) -> None:
         record[setup.family.score_field] = None
     elif redeals := _REDEALS.match(line):
         least = redeals["least"]
-        record.update(redeals=int(redeals["redeals"]), fewest_redeals_proven=least is None)
+        record.update(redeals=int(redeals["redeals"]), fewest_redeals_proven=least is None, limit=redeals["limit"])
         record["redeals_at_least"] = record["redeals"] if least is None else int(least)
     else:
         raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints; remove it")
@@ -258,6 +261,9 @@ def _broken_claim(record: Record, setup: Setup, deal: list[Card], moves: list[An
     """The first claim of the record about its play (verdict, score, limit, redeals) that the
     moves do not bear out, or that contradicts the record's other claims."""
     result = record.get("result")
+    holds_solution = record.get("solution") is not None
+    if "solution" in record and result is not None and holds_solution != (result == Verdict.WON.value):
+        return f"the record claims {result}, but " + ("holds a solution" if holds_solution else "has no solution")
     if result == Verdict.WON.value and not won:
         return "the record claims a win, but its moves do not win"
     if result is not None and result != Verdict.WON.value and won:
