@@ -6,14 +6,10 @@ nothing at first, so that it starts quickly: ``app`` and ``friendly`` (from
 :mod:`solver.cli.application`) are loaded when first asked for.
 """
 
-from __future__ import annotations
-
-from typing import Any
-
 _LAZY = ("app", "friendly")
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:  # no typing import: this package must load in no time
     if name in _LAZY:
         from solver.cli import application
 

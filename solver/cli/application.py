@@ -30,8 +30,9 @@ class PatienceGroup(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> int:
-        """Run the command line ``args``; exit with its code (or return it, if not standalone)."""
-        code = self.run(list(args) if args is not None else [], prog_name or "patience", complete_var, extra)
+        """Run the command line ``args``; exit with its code (or return it, if not standalone).
+        The program is always called ``patience`` in messages, whatever ``prog_name`` says."""
+        code = self.run(list(args) if args is not None else [], "patience", complete_var, extra)
         if standalone_mode:
             raise SystemExit(code)
         return code

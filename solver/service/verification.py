@@ -275,7 +275,7 @@ def _broken_claim(record: Record, setup: Setup, deal: list[Card], moves: list[An
     if family.threshold is not None and family.threshold[0] in record:
         name, most = family.threshold
         if record[name] != (reached is not None and reached <= most):
-            return f"the record claims {name} {record[name]}, but its moves reach {family.score_label} {reached}"
+            return f"the record claims {name} {json.dumps(record[name])}, but its moves reach {family.score_label} {reached}"
     return _broken_limit_claim(record) or _broken_redeals_claim(record, setup, deal, moves)
 
 
