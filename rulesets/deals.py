@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 import random
 from collections import Counter
-from typing import Callable, Iterable, Iterator, NamedTuple, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from rulesets.cards import CARDS, Card, CardError, format_cards, parse_cards
 

@@ -80,8 +80,10 @@ def test_an_internal_error_is_not_the_users_fault(monkeypatch):
     result = run("solve", "accordion", "--seed", "1")
     assert result.exit_code == 70 and "Traceback" not in result.stderr
     assert result.stderr.splitlines() == [
-        "patience: internal error: ValueError: a plain ValueError inside the solver "
-        "(a bug: please report it; rerun with --debug or PATIENCE_DEBUG=1 for the traceback)"
+        (
+            "patience: internal error: ValueError: a plain ValueError inside the solver "
+            "(a bug: please report it; rerun with --debug or PATIENCE_DEBUG=1 for the traceback)"
+        )
     ]
     debug = run("--debug", "solve", "accordion", "--seed", "1")
     assert debug.exit_code == 70 and "Traceback" in debug.stderr and "in broken" in debug.stderr

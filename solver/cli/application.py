@@ -4,8 +4,8 @@ place where whatever a command ends with becomes an exit code and, for trouble, 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
-from typing import Any, MutableMapping, Optional, TypeVar
+from collections.abc import Callable, MutableMapping, Sequence
+from typing import Any, TypeVar
 
 import typer
 from typer.core import TyperGroup
@@ -52,7 +52,7 @@ class PatienceGroup(TyperGroup):
             return report(KeyboardInterrupt())
         except typer.TyperException as error:  # what the argument parser rejects
             return report(UsageError(_usage_message(error)))
-        except Exception as error:
+        except Exception as error:  # noqa: BLE001 - anything else is a bug, reported as one
             return report(error, debug=bool(context is not None and context.params.get("debug")))
         except KeyboardInterrupt as error:
             return report(error)
@@ -102,7 +102,7 @@ app = typer.Typer(
 @app.callback(invoke_without_command=True)
 def _global_options(
     context: typer.Context,
-    version: Optional[bool] = typer.Option(None, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
+    version: bool | None = typer.Option(None, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
     debug: bool = typer.Option(False, "--debug", help="Show the traceback of an internal error (also PATIENCE_DEBUG=1)."),
 ) -> None:
     """Exhaustive solver and solvability checker for patience (solitaire) games."""

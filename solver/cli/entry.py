@@ -1,11 +1,10 @@
 """The ``patience`` console script, kept tiny: Ctrl-C is one line and exit code 130 from its first
 moment, before the command line's heavier modules (typer, the rulesets) are imported."""
 
-import sys
-
 # _signal, not signal (which imports enum): until the handler is set, Ctrl-C would print Python's
 # traceback, so nothing that takes time to load comes first.
-import _signal
+import _signal  # type: ignore[import-not-found]  # a builtin module without stubs
+import sys
 
 _running = False
 
@@ -40,7 +39,7 @@ def main() -> None:
         _stop()
     except SystemExit:
         raise
-    except BaseException as error:  # a bug in starting up
+    except BaseException as error:  # noqa: BLE001 - a bug in starting up
         from solver.cli.errors import report
 
         code = report(error)

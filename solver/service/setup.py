@@ -73,7 +73,10 @@ def parse_size(text: str) -> int:
     if not found:
         raise OptionError(f"cannot read memory size {text!r}: write e.g. 500M or 2G")
     scale = 1024 ** " kmgt".index((found.group(2) or " ").lower())
-    size = int(float(found.group(1)) * scale)
+    bytes_ = float(found.group(1)) * scale
+    if not math.isfinite(bytes_):
+        raise OptionError(f"memory size {text[:40]!r}... is too large to read: write e.g. 500M or 2G")
+    size = int(bytes_)
     if size < MIN_MEMORY:
         raise OptionError(f"memory size {text!r} is too small: the table needs at least 64K")
     return size

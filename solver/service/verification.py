@@ -153,7 +153,7 @@ def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], Record]:
         at += 1
     title = _TITLE.match(lines[at])
     assert title is not None
-    moves = []
+    moves: list[str] = []
     for line in lines[at + 1:]:
         numbered = _NUMBERED.match(line)
         if numbered and int(numbered["number"]) == len(moves) + 1:
