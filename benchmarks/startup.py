@@ -71,7 +71,7 @@ def main() -> None:
     print(f"{'command':<28} {'CPU s':>7} {'excess':>8} {'ratio':>6}")
     for name, _ in COMMANDS:
         print(f"patience {name:<19} {medians[name]:7.3f} {medians[name] - bare:+8.3f} {medians[name] / bare:6.1f}")
-    print(f"\nimport-time profile of 'patience solve accordion --seed 7' (cumulative, own, module):")
+    print("\nimport-time profile of 'patience solve accordion --seed 7' (cumulative, own, module):")
     for line in import_profile(options.top):
         print(line)
 
