@@ -198,7 +198,7 @@ def _record(**changes):
         ({"sheinwold": False}, 1, "claims sheinwold false"),
         ({"score_proven": False}, 1, "score_proven false"),
         ({"limit": "max_nodes"}, 1, "names the limit max_nodes"),
-        ({"options": {"compulsory": True}}, 2, "compulsory"),
+        ({"options": {"compulsory": True}}, 2, "compulsory=yes, this verification has compulsory=no: give --variant"),
         ({"seed": 8}, 2, "seed is 8"),
         ({"variant": "nonesuch"}, 2, "unknown variant"),
         ({"colour": "red"}, 2, "'colour' is not one"),

@@ -125,7 +125,9 @@ def verify_command(
     cards = _one_deal(Deals(setup, seed, deal, file, strict=True))
     texts, record = read_solution(read_text(solution, "solution file"), setup)
     if record is not None:
-        check_record_is_for(record, setup, cards)
+        note = check_record_is_for(record, setup, cards, rules_given=variant is not None or bool(option))
+        if note is not None:
+            typer.echo(note)
     found = verify(setup, cards, texts, record)
     if found.illegal is not None:
         typer.echo(found.illegal, err=True)

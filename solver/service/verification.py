@@ -190,36 +190,41 @@ def _read_header_line(line: str, record: Record, setup: Setup) -> None:
         raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints; remove it")
 
 
-def check_record_is_for(record: Record, setup: Setup, deal: list[Card]) -> None:
+def check_record_is_for(record: Record, setup: Setup, deal: list[Card], rules_given: bool = False) -> str | None:
     """A record names its game, options (or variant), seed and deal: they must be the ones being
-    verified (a MoveError, bad input, names the first that is not)."""
+    verified (a MoveError, bad input, names the first that is not). Other rules of the same game
+    are a fair question when asked for (``rules_given``: a variant or option named): the line is
+    then replayed under them, and the difference is returned as a note to print."""
     family = setup.family
     if record.get("game", family.name) != family.name:
         raise MoveError(f"the record's game is {record['game']!r}, but this verification is for {family.name!r}")
     if "variant" in record:
         family.variant(record["variant"])  # a variant of this game, or an OptionError naming them
-    if "options" in record:
-        _check_options(record["options"], setup)
-    elif record.get("variant", setup.variant) != setup.variant:
-        raise MoveError(f"the record is for variant {record['variant']}; verify it with --variant {record['variant']}")
+    difference = _rules_difference(record, setup)
+    if difference is not None and not rules_given:
+        raise MoveError(f"{difference}: give --variant or --option to match (or to replay under other rules)")
     if record.get("deal", format_cards(deal)) != format_cards(deal):
         raise MoveError(f"the record's deal is {record['deal']!r}, but this verification is for {format_cards(deal)!r}")
     if record.get("seed") is not None and family.seeded_deal(record["seed"]) != deal:
         raise MoveError(f"the record's seed is {record['seed']}, but the deal being verified is not PySolFC's deal {record['seed']}")
+    return None if difference is None else f"note: {difference}; replayed under the rules asked for"
 
 
-def _check_options(options: dict[str, Any], setup: Setup) -> None:
-    """The record's options are the rules being verified under, or the first difference is named."""
+def _rules_difference(record: Record, setup: Setup) -> str | None:
+    """The first way the record's options (or, without them, its variant) differ from the rules
+    being verified under, in words; None if they are the same."""
+    if "options" not in record:
+        variant = record.get("variant", setup.variant)
+        return None if variant == setup.variant else f"the record is for variant {variant}, this verification for {setup.variant}"
+    options = record["options"]
     for name in sorted(set(options) | set(setup.settings)):
         if name not in setup.settings:
             raise MoveError(f"the record's option {name!r} is not one of {setup.family.name}'s options")
         if options.get(name) != setup.settings[name]:
             spelled = setup.family.option(name).spell
-            claimed = options.get(name, "missing")
-            raise MoveError(
-                f"the record was solved with {name}={spelled(claimed) if name in options else claimed}, "
-                f"but this verification has {name}={spelled(setup.settings[name])}: give --option or --variant to match"
-            )
+            claimed = spelled(options[name]) if name in options else "missing"
+            return f"the record was solved with {name}={claimed}, this verification has {name}={spelled(setup.settings[name])}"
+    return None
 
 
 @dataclass(frozen=True)
