@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections import Counter
-from typing import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from rulesets.cards import CARDS, Card, CardError, format_cards, parse_cards
 
@@ -78,21 +80,49 @@ def read_deal(text: str, expected: Sequence[Card]) -> list[Card]:
     return check_deal(parse_cards(text), expected)
 
 
-def read_deal_file(text: str, expected: Sequence[Card]) -> list[list[Card]]:
-    """Deals from a file: one deal per line, ``#`` comments and blank lines ignored.
+class DealLine(NamedTuple):
+    """One deal read from a deal file: the number of its (first) line, and its cards or what is
+    wrong with them."""
 
-    A file whose lines each hold a single card is read as one deal, one card per line.
+    line: int
+    cards: list[Card] | None
+    error: CardError | None
+
+
+def read_deal_lines(lines: Iterable[str], expected: Sequence[Card]) -> Iterator[DealLine]:
+    """Deals from the lines of a file, each yielded as soon as its line is read: one deal per line,
+    ``#`` comments and blank lines skipped; a bad line is yielded with its error, and the lines
+    after it are still read.
+
+    A file whose first deal line holds a single card is read as one deal, one card per line.
     """
-    lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
-    lines = [line for line in lines if line]
-    if not lines:
-        raise CardError("the file holds no deal")
-    if all(len(line.split()) == 1 for line in lines):
-        return [read_deal(" ".join(lines), expected)]
-    deals = []
-    for number, line in enumerate(lines, 1):
+    content = ((number, line.split("#", 1)[0].split()) for number, line in enumerate(lines, 1))
+    content = ((number, words) for number, words in content if words)
+    first = next(content, None)
+    if first is None:
+        raise CardError("the file holds no deal: write one deal per line (# starts a comment)")
+    if len(first[1]) == 1:
+        yield _one_card_per_line(first, content, expected)
+        return
+    for number, words in itertools.chain([first], content):
         try:
-            deals.append(read_deal(line, expected))
+            yield DealLine(number, read_deal(" ".join(words), expected), None)
         except CardError as error:
-            raise CardError(f"deal {number}: {error}") from None
-    return deals
+            yield DealLine(number, None, error)
+
+
+def _one_card_per_line(
+    first: tuple[int, list[str]], rest: Iterator[tuple[int, list[str]]], expected: Sequence[Card]
+) -> DealLine:
+    """The one deal of a file written one card per line (read no further than a deck and one more
+    card, so an endless file ends)."""
+    words = list(first[1])
+    for _, more in rest:
+        words.extend(more)
+        if len(words) > len(expected):
+            error = CardError(f"a deal written one card per line holds at most {len(expected)} cards; this one holds more")
+            return DealLine(first[0], None, error)
+    try:
+        return DealLine(first[0], read_deal(" ".join(words), expected), None)
+    except CardError as error:
+        return DealLine(first[0], None, error)

@@ -1,10 +1,12 @@
 """Card notation, deal checking, and PySolFC-compatible seeded deals (test vectors from PySolFC itself)."""
 
+import itertools
+
 import pytest
 from hypothesis import given, strategies as st
 
 from rulesets.cards import CARDS, CardError, format_cards, parse_card, parse_cards
-from rulesets.deals import STRIPPED_RANKS, check_deal, deck, read_deal, read_deal_file, seeded_deal
+from rulesets.deals import STRIPPED_RANKS, check_deal, deck, read_deal, read_deal_lines, seeded_deal
 
 VECTORS_52 = {
     1: "JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC KH 3H 2S KS 9D QD JS AS AH 3C 4C 5C TS QH 4H AC 4D 7S 3S TD 4S TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H",
@@ -74,9 +76,13 @@ def test_bad_deal_names_duplicated_missing_and_unknown_cards():
 def test_deal_files_hold_one_deal_a_line_or_one_card_a_line():
     one = format_cards(seeded_deal(1))
     two = format_cards(seeded_deal(2))
-    assert read_deal_file(f"# two deals\n{one}\n\n{two}  # second\n", deck()) == [seeded_deal(1), seeded_deal(2)]
-    assert read_deal_file("\n".join(one.split()), deck()) == [seeded_deal(1)]
-    with pytest.raises(CardError, match="deal 2: bad deal"):
-        read_deal_file(f"{one}\nAS 2S 3S\n", deck())
+    found = list(read_deal_lines(f"# two deals\n{one}\n\n{two}  # second\n".splitlines(), deck()))
+    assert [(line.line, line.cards) for line in found] == [(2, seeded_deal(1)), (4, seeded_deal(2))]
+    assert [line.cards for line in read_deal_lines(one.split(), deck())] == [seeded_deal(1)]
+    bad, good = read_deal_lines(["AS 2S 3S", one], deck())
+    assert bad.line == 1 and bad.cards is None and "bad deal of 3 cards" in str(bad.error)
+    assert good.line == 2 and good.cards == seeded_deal(1)
     with pytest.raises(CardError, match="no deal"):
-        read_deal_file("# nothing\n", deck())
+        list(read_deal_lines(["# nothing"], deck()))
+    endless = read_deal_lines(itertools.repeat("AS"), deck())
+    assert "at most 52 cards" in str(next(endless).error)

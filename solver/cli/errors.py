@@ -1,33 +1,95 @@
-"""How every command meets bad input: one line on stderr and an exit code, never a traceback."""
+"""How every command ends: its exit codes, and the one line on stderr for bad input, a bug, an
+interruption or a closed pipe (no traceback unless asked for with ``--debug``).
+
+Kept free of typer, so that the console script can use it before anything heavy is imported.
+"""
 
 from __future__ import annotations
 
-import functools
 import os
+import signal
 import sys
-from collections.abc import Callable
-from typing import Any, TypeVar
+import traceback
+from enum import IntEnum
 
-import typer
+from solver.errors import UserError
 
-F = TypeVar("F", bound=Callable[..., Any])
+#: The environment variable that, set to anything but 0, shows the traceback of an internal error.
+DEBUG_VARIABLE = "PATIENCE_DEBUG"
 
 
-def friendly(command: F) -> F:
-    """Turn a user's bad input (any ValueError or OSError) into one line on stderr and exit code 2."""
+class ExitCode(IntEnum):
+    """The documented exit codes (README, "Exit codes")."""
 
-    @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except BrokenPipeError:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-            raise typer.Exit(1) from None
-        except KeyboardInterrupt:
-            typer.echo("patience: interrupted (what was printed stands)", err=True)
-            raise typer.Exit(130) from None
-        except (ValueError, OSError) as error:
-            typer.echo(f"patience: error: {error}", err=True)
-            raise typer.Exit(2) from None
+    OK = 0
+    INVALID = 1  # verify: a move is illegal, or the record claims what its moves do not bear out
+    BAD_INPUT = 2  # bad input: nothing more was done after the error line
+    BAD_LINES = 3  # some deals of a --file were bad (each named); the others were answered
+    LOST = 4  # with --verdict-code: a deal was lost, none unknown
+    UNKNOWN = 5  # with --verdict-code: a deal was left unknown by a limit
+    INTERNAL = 70  # a bug: please report it
+    SCHEDULER_LOST = 75  # survey: the Dask scheduler went away; rerunning carries on
+    INTERRUPTED = 130  # Ctrl-C: what was printed stands
+    PIPE_CLOSED = 141  # standard output was closed early (say, by head): the rest is not printed
 
-    return run  # type: ignore[return-value]
+
+class UsageError(UserError):
+    """An argument the command line itself refuses: an unknown or missing argument or flag, a
+    value of the wrong kind, arguments that do not go together, a file that cannot be read."""
+
+
+def one_line(text: str) -> str:
+    """``text`` on a single line (a message must not break the one-line rule, whatever it quotes)."""
+    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+
+
+def say(message: str) -> None:
+    """Write one line to stderr, after whatever stdout holds, so the two read in order."""
+    try:
+        sys.stdout.flush()
+    except (OSError, ValueError):
+        pass
+    sys.stderr.write(one_line(message) + "\n")
+    sys.stderr.flush()
+
+
+def debugging() -> bool:
+    """Whether PATIENCE_DEBUG asks for the traceback of an internal error."""
+    return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
+
+
+def report(error: BaseException, debug: bool = False) -> int:
+    """Say what ``error`` means to the user in one line, and return the exit code it calls for."""
+    if isinstance(error, KeyboardInterrupt):
+        return interrupted()
+    if isinstance(error, BrokenPipeError):
+        return pipe_closed()
+    if isinstance(error, UserError):
+        say(f"patience: error: {error}")
+        return ExitCode.BAD_INPUT
+    if debug or debugging():
+        traceback.print_exception(error)
+    hint = "" if debug or debugging() else f"; rerun with --debug or {DEBUG_VARIABLE}=1 for the traceback"
+    say(f"patience: internal error: {type(error).__name__}: {error} (a bug: please report it{hint})")
+    return ExitCode.INTERNAL
+
+
+def interrupted() -> int:
+    """Ctrl-C: one line (a second Ctrl-C is ignored while it is written), exit code 130."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        say("patience: interrupted (what was printed stands)")
+    except BrokenPipeError:
+        pipe_closed()
+    return ExitCode.INTERRUPTED
+
+
+def pipe_closed() -> int:
+    """Standard output was closed by its reader: end quietly, and keep Python from complaining
+    when it flushes stdout on the way out."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass  # not a real file (a test's capture): nothing will complain
+    return ExitCode.PIPE_CLOSED

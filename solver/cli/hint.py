@@ -18,8 +18,8 @@ from solver.cli.options import (
     SeedOption,
     VariantOption,
 )
-from rulesets.notation import MoveError
-from solver.cli.solve import starts
+from solver.cli.errors import UsageError
+from solver.cli.solve import Deals
 from solver.service.hinting import Hint, hints
 from solver.service.setup import Setup, limits
 
@@ -41,8 +41,8 @@ def hint_command(
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
     if sum(value is not None for value in (seed, deal, position)) != 1:
-        raise MoveError("give exactly one of --seed, --deal or --position")
-    ((_, _, start),) = starts(setup, seed, deal, None, position)
+        raise UsageError("give exactly one of --seed, --deal or --position")
+    ((_, _, start),) = Deals(setup, seed, deal, None, position=position)
     found = hints(setup, start, bounds)
     text = setup.game.write_position(start)
     if as_json:

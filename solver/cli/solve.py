@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Iterator
 from pathlib import Path
+from collections.abc import Iterator
 from typing import Any, List, Optional
 
 import typer
 
 from rulesets import families, find_game
 from rulesets.cards import Card, format_cards
-from rulesets.deals import read_deal_file
-from rulesets.notation import MoveError
+from solver.cli.errors import ExitCode, UsageError, say
+from solver.errors import UserError
+from solver.cli.inputs import STDIN, name_of, read_text, text_lines, without_bom
 from solver.cli.options import (
     DealOption,
     FileOption,
@@ -60,7 +62,7 @@ def solve_command(
     game: str = GameArgument,
     seed: Optional[int] = SeedOption,
     deal: Optional[str] = DealOption,
-    file: Optional[Path] = FileOption,
+    file: Optional[str] = FileOption,
     position: Optional[str] = PositionOption,
     variant: Optional[str] = VariantOption,
     option: List[str] = OptionsOption,
@@ -70,16 +72,26 @@ def solve_command(
     fewest_redeals: bool = typer.Option(False, "--fewest-redeals", help="Find the win with the fewest passes through the stock (IDA*)."),
     show: bool = typer.Option(False, "--show", help="Draw the layout after each move."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per deal per line."),
+    verdict_code: bool = typer.Option(
+        False, "--verdict-code", help="Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts)."
+    ),
     html: Optional[Path] = typer.Option(None, "--html", help="Also write a page replaying the line move by move."),
 ) -> None:
-    """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves."""
+    """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves.
+
+    With --file, each deal is answered as soon as its line is read; a bad line is named on stderr,
+    the others are still answered, and the exit code is 3.
+    """
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
     if html is not None and file is not None:
-        raise MoveError("--html replays one deal: give it with --seed, --deal or --position, not --file")
-    for number, (deal_seed, cards, start) in enumerate(starts(setup, seed, deal, file, position)):
+        raise UsageError("--html replays one deal: give it with --seed, --deal or --position, not --file")
+    deals = Deals(setup, seed, deal, file, position=position)
+    verdicts = set()
+    for number, (deal_seed, cards, start) in enumerate(deals):
         solved = Solved(solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals))
         outcome = solved.outcome
+        verdicts.add(outcome.result.verdict)
         if html is not None:
             write_atomically(html, solved.to_html())
         if as_json:
@@ -88,35 +100,50 @@ def solve_command(
             if number:
                 typer.echo("")
             _print_outcome(outcome, show)
+    if deals.bad_lines:
+        raise typer.Exit(ExitCode.BAD_LINES)
+    if verdict_code:
+        raise typer.Exit(_verdict_exit_code(verdicts))
+
+
+def _verdict_exit_code(verdicts: set[Verdict]) -> int:
+    """For --verdict-code: unknown if any deal was left unknown, else lost if any was lost."""
+    if Verdict.UNKNOWN in verdicts:
+        return ExitCode.UNKNOWN
+    return ExitCode.LOST if Verdict.LOST in verdicts else ExitCode.OK
 
 
 def verify_command(
     game: str = GameArgument,
-    solution: Path = typer.Option(..., "--solution", help="File of moves, one per line, or a --json record."),
+    solution: str = typer.Option(
+        ..., "--solution", help="File of moves (one per line, or what 'solve' prints), or a --json record; '-': standard input."
+    ),
     seed: Optional[int] = SeedOption,
     deal: Optional[str] = DealOption,
-    file: Optional[Path] = FileOption,
+    file: Optional[str] = FileOption,
     position: Optional[str] = PositionOption,
     variant: Optional[str] = VariantOption,
     option: List[str] = OptionsOption,
 ) -> None:
     """Replay a solution through the rules; report the first illegal move, if any.
 
-    A ``--json`` record is also held to what it claims: its game and deal, a win, its score,
-    and its redeals.
+    A --json record, or what 'solve' prints, is also held to every claim it makes: its game,
+    options, seed and deal, its verdict, its score, its redeals. (That no line does better than
+    a claimed minimum is not searched again: 'solve' proves it.)
     """
+    if STDIN == solution and STDIN in (deal, file):
+        raise UsageError("only one of --solution, --deal and --file can read standard input ('-')")
     setup = Setup.of(game, variant, option)
-    given = list(starts(setup, seed, deal, file, position))
-    if len(given) != 1:
-        raise MoveError(f"verify takes one deal or position; the file holds {len(given)}")
-    _, cards, start = given[0]
-    texts, record = read_solution(read_text(solution, "solution file"))
+    cards, start = _one_start(Deals(setup, seed, deal, file, strict=True, position=position))
+    texts, record = read_solution(read_text(solution, "solution file"), setup)
     if record is not None:
-        check_record_is_for(record, setup, start, cards)
+        note = check_record_is_for(record, setup, start, cards, rules_given=variant is not None or bool(option))
+        if note is not None:
+            typer.echo(note)
     found = verify(setup, start, texts, record)
     if found.illegal is not None:
         typer.echo(found.illegal, err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.INVALID)
     if found.won:
         typer.echo(f"valid: all {found.moves} moves legal; the game is won")
     else:
@@ -124,48 +151,86 @@ def verify_command(
         typer.echo(f"valid: all {found.moves} moves legal; not won ({ending})")
     if found.broken_claim is not None:
         typer.echo(found.broken_claim, err=True)
-        raise typer.Exit(1)
+        raise typer.Exit(ExitCode.INVALID)
 
 
-def read_text(path: Path, what: str) -> str:
-    """A text file's contents, or a one-line error naming the file."""
-    try:
-        return path.read_text(encoding="utf-8")
-    except UnicodeDecodeError:
-        raise MoveError(f"malformed {what} {path}: not UTF-8 text") from None
+def _one_start(deals: Deals) -> tuple[list[Card] | None, Any]:
+    """The one deal or position verify takes (a file must hold exactly one, and no bad line)."""
+    found = list(itertools.islice(iter(deals), 2))
+    if len(found) != 1:
+        raise UsageError("verify takes one deal; the deal file holds more: give one with --deal, or a file of one")
+    _, cards, start = found[0]
+    return cards, start
 
 
-Start = tuple[Optional[int], Optional[list[Card]], Any]
+class Deals:
+    """The deals named by exactly one of ``--seed``, ``--deal`` or ``--file`` (``-`` reads standard
+    input), each with its seed, read one at a time. A bad line of a deal file is named on stderr
+    and counted in :attr:`bad_lines`, and the lines after it are still read; or, if ``strict``,
+    it is the error that ends the command."""
 
+    def __init__(
+        self,
+        setup: Setup,
+        seed: Optional[int],
+        deal: Optional[str],
+        file: Optional[str],
+        strict: bool = False,
+        position: Optional[str] = None,
+    ) -> None:
+        named = (("--seed", seed), ("--deal", deal), ("--file", file), ("--position", position))
+        given = [name for name, value in named if value is not None]
+        if len(given) != 1:
+            got = f" (got {', '.join(given)})" if given else ""
+            raise UsageError(f"give exactly one of --seed, --deal, --file or --position{got}")
+        self.setup, self.seed, self.deal, self.file, self.position = setup, seed, deal, file, position
+        self.strict = strict
+        self.bad_lines = 0
 
-def starts(
-    setup: Setup, seed: Optional[int], deal: Optional[str], file: Optional[Path], position: Optional[str]
-) -> Iterator[Start]:
-    """Where each search starts, from exactly one of ``--seed``, ``--deal``, ``--file`` or
-    ``--position``: (the seed or None, the deal or None, the start state). A file holds deals, or
-    positions (lines with ``name:`` sections), one a line."""
-    given = [
-        name
-        for name, value in (("--seed", seed), ("--deal", deal), ("--file", file), ("--position", position))
-        if value is not None
-    ]
-    if len(given) != 1:
-        got = f" (got {', '.join(given)})" if given else ""
-        raise MoveError(f"give exactly one of --seed, --deal, --file or --position{got}")
-    if position is not None:
-        yield None, None, setup.position(position)
-    elif file is not None:
-        text = read_text(file, "deal file")
-        lines = [line.split("#", 1)[0].strip() for line in text.splitlines()]
-        if any(":" in line for line in lines):
-            for line in filter(None, lines):
-                yield None, None, setup.position(line)
+    def __iter__(self) -> Iterator[tuple[int | None, list[Card] | None, Any]]:
+        """(the seed or None, the deal or None for a position, the start state), one at a time."""
+        if self.position is not None:
+            yield None, None, self.setup.position(self.position)
             return
-        for cards in read_deal_file(text, setup.family.deck()):
-            yield None, cards, setup.game.start(cards)
-    else:
-        cards = setup.deal(seed=seed, text=deal)
-        yield seed, cards, setup.game.start(cards)
+        if self.file is None:
+            text = read_text(STDIN, "deal") if self.deal == STDIN else self.deal
+            cards = self.setup.deal(seed=self.seed, text=None if text is None else without_bom(text))
+            yield self.seed, cards, self.setup.game.start(cards)
+            return
+        lines = iter(text_lines(self.file, "deal file"))
+        head: list[str] = []  # up to the first line that holds something: a deal or a position?
+        for line in lines:
+            head.append(line)
+            if line.split("#", 1)[0].strip():
+                break
+        rest = itertools.chain(head, lines)
+        if head and ":" in head[-1].split("#", 1)[0]:
+            yield from self._positions(rest)
+            return
+        for found in self.setup.read_deals(rest):
+            if found.cards is None:
+                self._bad(found.line, found.error)
+            else:
+                yield None, found.cards, self.setup.game.start(found.cards)
+
+    def _positions(self, lines: Iterator[str]) -> Iterator[tuple[None, None, Any]]:
+        """A file of positions (its first line holds a ``name:`` section), one a line."""
+        for number, line in enumerate(lines, 1):
+            text = line.split("#", 1)[0].strip()
+            if not text:
+                continue
+            try:
+                yield None, None, self.setup.position(text)
+            except UserError as error:
+                self._bad(number, error)
+
+    def _bad(self, line: int, error: Exception) -> None:
+        """A bad line: the error that ends the command if ``strict``, else named and counted."""
+        where = f"deal file {name_of(self.file or '')} line {line}: {error}"
+        if self.strict:
+            raise UsageError(where)
+        self.bad_lines += 1
+        say(f"patience: error: {where}")
 
 
 def _print_outcome(outcome: Outcome, show: bool) -> None:

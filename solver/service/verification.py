@@ -1,9 +1,15 @@
-"""Verifying a line of moves: read a solution file, replay its moves through the rules, and hold a
-``--json`` record to what it claims (its game and deal, a win, its score, its redeals)."""
+"""Verifying a line of moves: read a solution (moves one per line, what ``solve`` prints, or a
+``--json`` record), replay its moves through the rules, and hold every claim it makes to the truth:
+its game, options, seed and deal, its verdict, its score and its redeals.
+
+What only a search can show (that no line does better than a claimed minimum, or that a claimed
+loss is one) is not searched again; ``solve`` proves it.
+"""
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -12,23 +18,52 @@ from rulesets.cards import Card, format_cards
 from rulesets.notation import MoveError
 from solver.protocol import NO_SCORE
 from solver.replay import replay
+from solver.result import Verdict
 from solver.search import line_cost
 from solver.service.setup import Setup
 
+Record = dict[str, Any]
 
-def read_solution(text: str) -> tuple[list[str], dict[str, Any] | None]:
-    """Moves from a solution file, and the record if it is a ``--json`` record; otherwise one
-    move per line (``12.`` numbering and ``#`` comments allowed)."""
+_WHOLE, _NUMBER, _TEXT, _FLAG, _NULL, _MOVES, _OBJECT = (
+    "a whole number", "a number", "a string", "true or false", "null", "a list of moves", "an object",
+)
+#: The fields of a --json record (beside the game's score field and its threshold's name), and
+#: the kinds of value each may hold.
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "game": (_TEXT,),
+    "variant": (_TEXT,),
+    "options": (_OBJECT,),
+    "seed": (_WHOLE, _NULL),
+    "deal": (_TEXT, _NULL),
+    "position": (_TEXT,),
+    "result": (_TEXT,),
+    "score_proven": (_FLAG,),
+    "solution": (_MOVES, _NULL),
+    "best_line": (_MOVES, _NULL),
+    "nodes": (_WHOLE,),
+    "seconds": (_NUMBER, _WHOLE),
+    "peak_table_bytes": (_WHOLE,),
+    "limit": (_TEXT, _NULL),
+    "redeals": (_WHOLE,),
+    "fewest_redeals_proven": (_FLAG,),
+    "redeals_at_least": (_WHOLE, _NULL),
+}
+_LIMITS = ("max_nodes", "max_seconds")
+
+
+def read_solution(text: str, setup: Setup) -> tuple[list[str], Record | None]:
+    """The moves of a solution, and its claims as a record (None for a bare list of moves): a
+    ``--json`` record (one line or pretty-printed), what ``solve`` prints (header lines and
+    ``--show`` pictures included), or one move per line (``12.`` numbers and ``#`` comments
+    allowed). A file of several deals' records, or of no moves at all, is refused."""
     stripped = text.strip()
-    if stripped.startswith("{"):
-        try:
-            record = json.loads(stripped.splitlines()[0])
-        except json.JSONDecodeError as error:
-            raise MoveError(f"malformed solution file: not valid JSON ({error.msg})") from None
-        moves = record.get("solution") or record.get("best_line") if isinstance(record, dict) else None
-        if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-            raise MoveError("malformed solution file: the JSON record has no 'solution' list of moves")
-        return moves, record
+    if stripped.startswith(("{", "[")):
+        return _read_record(stripped, setup)
+    titles = [line for line in text.splitlines() if _TITLE.match(line)]
+    if len(titles) > 1:
+        raise MoveError(f"the solution file holds the lines of {len(titles)} deals; verify takes one: keep one deal's part")
+    if titles:
+        return _read_printout(text.splitlines(), setup)
     moves = []
     for line in text.splitlines():
         line = line.split("#", 1)[0].strip()
@@ -37,20 +72,168 @@ def read_solution(text: str) -> tuple[list[str], dict[str, Any] | None]:
             line = rest.strip()
         if line:
             moves.append(line)
+    if not moves:
+        raise MoveError("the solution file holds no moves: write one move per line, as 'solve' prints them")
     return moves, None
 
 
-def check_record_is_for(record: dict[str, Any], setup: Setup, start: Any, deal: list[Card] | None = None) -> None:
-    """A record names its game and where it started (its position, and its deal if it had one):
-    they must be the ones being verified. (Its variant may differ: replaying a line under other
-    rules of the same game is a fair question.)"""
-    expected = {"game": setup.family.name}
-    if deal is not None and record.get("deal") is not None:
-        expected["deal"] = format_cards(deal)
-    expected["position"] = setup.game.write_position(start)
-    for field, value in expected.items():
-        if field in record and record[field] != value:
-            raise MoveError(f"the record's {field} is {record[field]!r}, but this verification is for {value!r}")
+def _read_record(text: str, setup: Setup) -> tuple[list[str], Record]:
+    """A --json record: exactly one JSON object, whose fields hold values of the right kinds."""
+    decoder, values, at = json.JSONDecoder(), [], 0
+    while at < len(text):
+        try:
+            value, at = decoder.raw_decode(text, at)
+        except json.JSONDecodeError as error:
+            raise MoveError(f"malformed solution file: not valid JSON ({error.msg}, line {error.lineno})") from None
+        values.append(value)
+        at = len(text) - len(text[at:].lstrip())
+    if len(values) != 1:
+        raise MoveError(f"the solution file holds {len(values)} JSON records; verify checks one: keep the record of this deal")
+    record = values[0]
+    if not isinstance(record, dict):
+        raise MoveError("malformed solution file: a --json record is a JSON object ({...}), as 'solve --json' writes")
+    _check_kinds(record, setup)
+    moves = record.get("solution")
+    if moves is None:
+        moves = record.get("best_line")
+    if moves is None:
+        raise MoveError("malformed solution file: the record has no 'solution' or 'best_line' list of moves")
+    return moves, record
+
+
+def _check_kinds(record: Record, setup: Setup) -> None:
+    """Each field is one solve writes for this game, holding a value of its kind."""
+    family = setup.family
+    fields = dict(_FIELDS, **{family.score_field: (_WHOLE, _NULL)})
+    if family.threshold is not None:
+        fields[family.threshold[0]] = (_FLAG,)
+    for name, value in record.items():
+        if name not in fields:
+            raise MoveError(f"the record's field {name!r} is not one 'solve --json' writes for {family.name}; remove it")
+        kind = _kind(value)
+        if kind not in fields[name]:
+            raise MoveError(f"the record's {name} is {json.dumps(value)} ({kind}); it must be {' or '.join(fields[name])}")
+    if "result" in record and record["result"] not in [verdict.value for verdict in Verdict]:
+        raise MoveError(f"the record's result is {record['result']!r}; it must be won, lost or unknown")
+    if record.get("limit") not in (None, *_LIMITS):
+        raise MoveError(f"the record's limit is {record['limit']!r}; it must be {', '.join(_LIMITS)} or null")
+
+
+def _kind(value: Any) -> str:
+    """What kind of JSON value ``value`` is, in words."""
+    if value is None:
+        return _NULL
+    if isinstance(value, bool):
+        return _FLAG
+    if isinstance(value, int):
+        return _WHOLE
+    if isinstance(value, float):
+        return _NUMBER
+    if isinstance(value, str):
+        return _TEXT
+    if isinstance(value, list):
+        return _MOVES if all(isinstance(move, str) for move in value) else "a list"
+    return _OBJECT
+
+
+_TITLE = re.compile(r"^(solution|line to the best score) \((\d+) moves\):$")
+_HEADER = re.compile(r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)\)(, seed (?P<seed>\d+))?$")
+_RESULT = re.compile(r"^result: (?P<result>won|lost|unknown)( \(limit (?P<limit>\w+) reached\))?$")
+_REDEALS = re.compile(
+    r"^redeals: (?P<redeals>\d+) \((fewest|fewest not proven, at least (?P<least>\d+): limit (?P<limit>\w+) reached)\)$"
+)
+_NUMBERED = re.compile(r"^\s*(?P<number>\d+)\.\s+(?P<move>\S.*?)\s*$")
+
+
+def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], Record]:
+    """What ``solve`` prints for one deal, read back as its claims and its numbered moves."""
+    record: Record = {}
+    at = 0
+    while not _TITLE.match(lines[at]):
+        _read_header_line(lines[at].strip(), record, setup)
+        at += 1
+    title = _TITLE.match(lines[at])
+    assert title is not None
+    moves: list[str] = []
+    for line in lines[at + 1:]:
+        numbered = _NUMBERED.match(line)
+        if numbered and int(numbered["number"]) == len(moves) + 1:
+            moves.append(numbered["move"])
+        elif line.strip() and not line[:1].isspace():  # indented lines are --show's pictures
+            raise MoveError(f"the solution file's line {line.strip()!r} is not one 'solve' prints under its moves")
+    if len(moves) != int(title[2]):
+        raise MoveError(f"the solution file announces {title[2]} moves but numbers {len(moves)} in order")
+    return moves, record
+
+
+def _read_header_line(line: str, record: Record, setup: Setup) -> None:
+    """One line of the head of ``solve``'s printout, added to the record of its claims."""
+    label = setup.family.score_label
+    score = re.match(rf"^{re.escape(label)} \((?P<how>minimum|best found)\): (?P<score>\d+)", line)
+    if not line or line.startswith("nodes: "):
+        return  # blank, or the search's own statistics
+    if header := _HEADER.match(line):
+        record.update(game=header["game"], variant=header["variant"])
+        record["seed"] = None if header["seed"] is None else int(header["seed"])
+    elif line.startswith("deal: "):
+        record["deal"] = line.removeprefix("deal: ")
+    elif line.startswith("position: "):
+        record["position"] = line.removeprefix("position: ")
+    elif result := _RESULT.match(line):
+        record.update(result=result["result"], limit=result["limit"])
+    elif score:
+        record.update({setup.family.score_field: int(score["score"]), "score_proven": score["how"] == "minimum"})
+    elif line == f"{label}: no end of the game reached":
+        record[setup.family.score_field] = None
+    elif redeals := _REDEALS.match(line):
+        least = redeals["least"]
+        record.update(redeals=int(redeals["redeals"]), fewest_redeals_proven=least is None, limit=redeals["limit"])
+        record["redeals_at_least"] = record["redeals"] if least is None else int(least)
+    else:
+        raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints; remove it")
+
+
+def check_record_is_for(
+    record: Record, setup: Setup, start: Any, deal: list[Card] | None, rules_given: bool = False
+) -> str | None:
+    """A record names its game, options (or variant), seed, deal and the position it started
+    from: they must be the ones being verified (a MoveError, bad input, names the first that is
+    not; ``deal`` is None when verifying from a position). Other rules of the same game
+    are a fair question when asked for (``rules_given``: a variant or option named): the line is
+    then replayed under them, and the difference is returned as a note to print."""
+    family = setup.family
+    if record.get("game", family.name) != family.name:
+        raise MoveError(f"the record's game is {record['game']!r}, but this verification is for {family.name!r}")
+    if "variant" in record:
+        family.variant(record["variant"])  # a variant of this game, or an OptionError naming them
+    difference = _rules_difference(record, setup)
+    if difference is not None and not rules_given:
+        raise MoveError(f"{difference}: give --variant or --option to match (or to replay under other rules)")
+    if deal is not None and record.get("deal") is not None and record["deal"] != format_cards(deal):
+        raise MoveError(f"the record's deal is {record['deal']!r}, but this verification is for {format_cards(deal)!r}")
+    if deal is not None and record.get("seed") is not None and family.seeded_deal(record["seed"]) != deal:
+        raise MoveError(f"the record's seed is {record['seed']}, but the deal being verified is not PySolFC's deal {record['seed']}")
+    position = setup.game.write_position(start)
+    if record.get("position", position) != position:
+        raise MoveError(f"the record's position is {record['position']!r}, but this verification starts from {position!r}")
+    return None if difference is None else f"note: {difference}; replayed under the rules asked for"
+
+
+def _rules_difference(record: Record, setup: Setup) -> str | None:
+    """The first way the record's options (or, without them, its variant) differ from the rules
+    being verified under, in words; None if they are the same."""
+    if "options" not in record:
+        variant = record.get("variant", setup.variant)
+        return None if variant == setup.variant else f"the record is for variant {variant}, this verification for {setup.variant}"
+    options = record["options"]
+    for name in sorted(set(options) | set(setup.settings)):
+        if name not in setup.settings:
+            raise MoveError(f"the record's option {name!r} is not one of {setup.family.name}'s options")
+        if options.get(name) != setup.settings[name]:
+            spelled = setup.family.option(name).spell
+            claimed = spelled(options[name]) if name in options else "missing"
+            return f"the record was solved with {name}={claimed}, this verification has {name}={spelled(setup.settings[name])}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -66,7 +249,7 @@ class Verification:
     broken_claim: str | None
 
 
-def verify(setup: Setup, start: Any, texts: Sequence[str], record: dict[str, Any] | None = None) -> Verification:
+def verify(setup: Setup, start: Any, texts: Sequence[str], record: Record | None = None) -> Verification:
     """Replay the moves written ``texts`` from ``start`` (a deal's opening state or a position);
     then hold the record, if any, to its claims."""
     ruleset = setup.game
@@ -89,16 +272,59 @@ def verify(setup: Setup, start: Any, texts: Sequence[str], record: dict[str, Any
     return Verification(len(moves), None, won, reached, broken)
 
 
-def _broken_claim(record: dict[str, Any], setup: Setup, start: Any, moves: list[Any], won: bool, reached: int | None) -> str | None:
-    """The first claim of the record (a win, its score, its redeals) that the moves do not reach."""
-    claimed = record.get(setup.family.score_field, reached)
-    if record.get("result") == "won" and not won:
+def _broken_claim(record: Record, setup: Setup, start: Any, moves: list[Any], won: bool, reached: int | None) -> str | None:
+    """The first claim of the record about its play (verdict, score, limit, redeals) that the
+    moves do not bear out, or that contradicts the record's other claims."""
+    result = record.get("result")
+    holds_solution = record.get("solution") is not None
+    if "solution" in record and result is not None and holds_solution != (result == Verdict.WON.value):
+        return f"the record claims {result}, but " + ("holds a solution" if holds_solution else "has no solution")
+    if result == Verdict.WON.value and not won:
         return "the record claims a win, but its moves do not win"
+    if result is not None and result != Verdict.WON.value and won:
+        return f"the record claims {result}, but its moves win"
+    family = setup.family
+    claimed = record.get(family.score_field, reached)
     if claimed != reached:
-        return f"the record claims {setup.family.score_label} {claimed}, but its moves reach {reached}"
+        return f"the record claims {family.score_label} {claimed}, but its moves reach {reached}"
+    if family.threshold is not None and family.threshold[0] in record:
+        name, most = family.threshold
+        if record[name] != (reached is not None and reached <= most):
+            return f"the record claims {name} {json.dumps(record[name])}, but its moves reach {family.score_label} {reached}"
+    return _broken_limit_claim(record) or _broken_redeals_claim(record, setup, start, moves)
+
+
+def _broken_limit_claim(record: Record) -> str | None:
+    """A verdict that does not go with the record's limit and proof: only a limit leaves a deal
+    unknown and its score unproven, and no limit stops a proven loss."""
+    result, limit = record.get("result"), record.get("limit")
+    if result == Verdict.UNKNOWN.value and "limit" in record and limit is None:
+        return "the record claims unknown, but names no limit that stopped the search"
+    if result == Verdict.LOST.value and limit is not None:
+        return f"the record claims a loss, but the search was stopped by its limit {limit}"
+    if result == Verdict.WON.value and limit is not None and "redeals" not in record:
+        return f"the record claims a win found by the first search, yet names the limit {limit}"
+    if result is not None and "score_proven" in record and record["score_proven"] != (result != Verdict.UNKNOWN.value):
+        return f"the record claims score_proven {str(record['score_proven']).lower()} for a deal {result}"
+    return None
+
+
+def _broken_redeals_claim(record: Record, setup: Setup, start: Any, moves: list[Any]) -> str | None:
+    """The redeals of a fewest-redeals record: its moves' count, proven exactly when no limit
+    stopped the search, and never below the claimed lower bound."""
+    redeal_fields = [name for name in ("redeals", "fewest_redeals_proven", "redeals_at_least") if name in record]
+    if not redeal_fields:
+        return None
     ruleset = setup.game
-    if "redeals" in record and hasattr(ruleset, "move_cost"):
-        redeals = line_cost(ruleset, start, tuple(moves))  # type: ignore[arg-type]
-        if record["redeals"] != redeals:
-            return f"the record claims {record['redeals']} redeals, but its moves hold {redeals}"
+    if not hasattr(ruleset, "move_cost") or record.get("result") != Verdict.WON.value:
+        return f"the record claims {redeal_fields[0]}, but only a won deal of a game with a stock has redeals"
+    redeals = line_cost(ruleset, start, tuple(moves))  # type: ignore[arg-type]
+    if record.get("redeals", redeals) != redeals:
+        return f"the record claims {record['redeals']} redeals, but its moves hold {redeals}"
+    proven = record.get("limit") is None
+    if record.get("fewest_redeals_proven", proven) != proven:
+        return f"the record claims fewest_redeals_proven {str(not proven).lower()}, but its limit is {record.get('limit')}"
+    least = record.get("redeals_at_least", redeals if proven else 0)
+    if least is None or least > redeals or (proven and least != redeals):
+        return f"the record claims redeals_at_least {least}, which does not go with {redeals} redeals ({'' if proven else 'not '}proven fewest)"
     return None

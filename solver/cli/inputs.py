@@ -1,0 +1,80 @@
+"""Reading what the user points the command line at: a file, or standard input written ``-``.
+
+Text is read as editors write it: UTF-8 with or without a byte-order mark, lines ending in LF or
+CRLF. What is not text (a NUL byte, bytes that are not UTF-8, a line longer than any this program
+writes) is refused in one line naming the file and the line, before it can fill the memory.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import BinaryIO
+
+from solver.cli.errors import UsageError
+
+STDIN = "-"
+#: The longest line read (a deal or a move line is a few hundred characters at most).
+MAX_LINE = 64 * 1024
+#: The most text read whole (a solution file or a deal).
+MAX_TEXT = 16 * 1024 * 1024
+
+
+def name_of(source: str) -> str:
+    return "standard input" if source == STDIN else source
+
+
+def text_lines(source: str, what: str) -> Iterator[str]:
+    """The lines of the file ``source`` (or standard input), without their line ends, each read
+    only when asked for, so that an endless input is answered as it comes."""
+    with _opened(source, what) as stream:
+        for number in range(1, sys.maxsize):
+            raw = stream.readline(MAX_LINE + 1)
+            if not raw:
+                return
+            if len(raw) > MAX_LINE:
+                raise UsageError(f"{what} {name_of(source)}: line {number} is longer than {MAX_LINE} bytes; is it a text file?")
+            yield _decoded(raw, source, what, number).rstrip("\r\n")
+
+
+def read_text(source: str, what: str) -> str:
+    """The whole text of the file ``source`` (or standard input), up to :data:`MAX_TEXT` bytes."""
+    with _opened(source, what) as stream:
+        raw = stream.read(MAX_TEXT + 1)
+    if len(raw) > MAX_TEXT:
+        raise UsageError(f"{what} {name_of(source)} is larger than {MAX_TEXT // 2**20} MiB; is it the right file?")
+    lines = raw.splitlines(keepends=True) or [b""]
+    return "".join(_decoded(line, source, what, number) for number, line in enumerate(lines, 1))
+
+
+def without_bom(text: str) -> str:
+    """Text given on the command line, without the byte-order mark a pasted text may carry."""
+    return text.removeprefix("\ufeff")
+
+
+def _decoded(raw: bytes, source: str, what: str, number: int) -> str:
+    """One line of ``source`` as text (its byte-order mark dropped on line 1), or a UsageError."""
+    if b"\0" in raw:
+        raise UsageError(f"{what} {name_of(source)}: line {number} holds a NUL byte; it is not a text file")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{what} {name_of(source)}: line {number} is not UTF-8 text; save the file as UTF-8") from None
+    return without_bom(text) if number == 1 else text
+
+
+@contextmanager
+def _opened(source: str, what: str) -> Iterator[BinaryIO]:
+    """The file opened for reading bytes (standard input for ``-``, left open), or a UsageError
+    saying why it cannot be."""
+    try:
+        if source == STDIN:
+            if sys.stdin is None:
+                raise UsageError(f"cannot read {what} from standard input: it is closed")
+            yield sys.stdin.buffer
+            return
+        with open(source, "rb") as stream:
+            yield stream
+    except OSError as error:  # opening or reading: the reads are the only code run in the block
+        raise UsageError(f"cannot read {what} {name_of(source)}: {error.strerror or error}") from None

@@ -1,0 +1,296 @@
+"""The command line's conventions: exit codes, one error line for every bad input (the parser's
+included), internal errors, deal files streamed line by line, standard input, text as editors write
+it, verify holding every claim, Ctrl-C from the first moment and a closed pipe."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import site
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from rulesets.cards import format_cards
+from rulesets.deals import seeded_deal
+from solver.cli import app
+from tests.helpers import PYSOL_DEAL_1
+
+runner = CliRunner()
+PATIENCE = [str(Path(sys.executable).with_name("patience"))]
+INTERRUPTED = "patience: interrupted (what was printed stands)"
+
+
+def run(*args: str, stdin: str | bytes | None = None):
+    return runner.invoke(app, list(args), input=stdin)
+
+
+def one_error_line(result, *words: str) -> None:
+    """The run ended with exit code 2 and one stderr line naming the problem (and no traceback)."""
+    assert result.exit_code == 2, result.output
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("patience: error: "), result.stderr
+    for word in words:
+        assert word in lines[0]
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("solve", "accordion", "--seed", "x"), ("'--seed'", "integer", "patience solve --help")),
+        (("solve", "accordion", "--max-nodes", "1.5", "--seed", "1"), ("'--max-nodes'",)),
+        (("frobnicate",), ("no such command 'frobnicate'", "patience --help")),
+        (("solve", "accordion", "--seed", "1", "--frob"), ("no such option: --frob",)),
+        (("solve",), ("missing argument",)),
+        (("verify", "accordion", "--seed", "1"), ("missing option '--solution'",)),
+        (("solve", "accordion", "--seed"), ("requires an argument",)),
+        (("deal", "accordion", "--seed", "1", "extra"), ("unexpected extra argument",)),
+        (("solve", "accordion", "--seed", "1", "--max-seconds", "nan"), ("--max-seconds must be positive and finite",)),
+        (("solve", "accordion", "--seed", "1", "--max-seconds", "inf"), ("--max-seconds must be positive and finite",)),
+    ],
+)
+def test_what_the_parser_refuses_is_one_line_and_exit_code_2(args, words):
+    result = run(*args)
+    one_error_line(result, *words)
+    assert "Usage:" not in result.output and "╭" not in result.output
+
+
+def test_version_short_help_and_bare_command():
+    version = run("--version")
+    assert version.exit_code == 0 and version.stdout.startswith("patience ")
+    for args in (("-h",), ("solve", "-h"), ()):
+        result = run(*args)
+        assert result.exit_code == 0 and "Usage: patience" in result.stdout
+
+
+def test_an_internal_error_is_not_the_users_fault(monkeypatch):
+    """A bug gets exit code 70 and one line; the traceback only with --debug or PATIENCE_DEBUG."""
+    import solver.cli.solve
+
+    def broken(*args, **kwargs):
+        raise ValueError("a plain ValueError inside the solver")
+
+    monkeypatch.setattr(solver.cli.solve, "solve", broken)
+    result = run("solve", "accordion", "--seed", "1")
+    assert result.exit_code == 70 and "Traceback" not in result.stderr
+    assert result.stderr.splitlines() == [
+        (
+            "patience: internal error: ValueError: a plain ValueError inside the solver "
+            "(a bug: please report it; rerun with --debug or PATIENCE_DEBUG=1 for the traceback)"
+        )
+    ]
+    debug = run("--debug", "solve", "accordion", "--seed", "1")
+    assert debug.exit_code == 70 and "Traceback" in debug.stderr and "in broken" in debug.stderr
+    monkeypatch.setenv("PATIENCE_DEBUG", "1")
+    assert "Traceback" in run("solve", "accordion", "--seed", "1").stderr
+
+
+def test_a_deal_file_is_answered_line_by_line_and_bad_lines_named(tmp_path):
+    """A bad line gets its own error line with its number; the others are answered; exit code 3.
+    Byte-order mark and CRLF line ends are read as any editor writes them."""
+    deals = tmp_path / "deals.txt"
+    second = format_cards(seeded_deal(2))
+    deals.write_bytes(f"\ufeff{PYSOL_DEAL_1}\r\nAS 2S XX\r\n# a comment\r\n{second}\r\n".encode())
+    result = run("solve", "accordion", "--file", str(deals), "--json")
+    assert result.exit_code == 3
+    assert [json.loads(line)["deal"] for line in result.stdout.splitlines()] == [PYSOL_DEAL_1, second]
+    assert result.stderr.splitlines() == [
+        f"patience: error: deal file {deals} line 2: unknown card(s): XX (ranks A 2-9 T J Q K, suits C D H S)"
+    ]
+
+
+@pytest.mark.parametrize("game", ["royal-marriage", "queen-and-her-lad", "nizhni-novgorod"])
+def test_a_misplaced_end_card_is_named_when_its_line_is_read(tmp_path, game):
+    good = run("deal", game, "--seed", "1").stdout.strip()
+    cards = good.split()
+    bad = " ".join([cards[1], cards[0], *cards[2:]]) if game != "nizhni-novgorod" else " ".join(cards[:-2] + cards[-1:] + cards[-2:-1])
+    deals = tmp_path / "deals.txt"
+    deals.write_text(f"{bad}\n{good}\n")
+    result = run("solve", game, "--file", str(deals), "--json", "--max-nodes", "50")
+    assert result.exit_code == 3 and json.loads(result.stdout)["deal"] == good
+    (line,) = result.stderr.splitlines()
+    assert line.startswith(f"patience: error: deal file {deals} line 1: ") and "card" in line
+    one_error_line(run("solve", game, "--deal", bad), "the")
+
+
+def test_an_endless_deal_file_is_answered_as_it_comes():
+    """Deals arrive on standard input one at a time: the first is answered before the last is
+    written (the file is not read whole first)."""
+    process = subprocess.Popen(
+        PATIENCE + ["solve", "accordion", "--file", "-", "--json"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(PYSOL_DEAL_1 + "\n")
+    process.stdin.flush()
+    assert json.loads(process.stdout.readline())["deal"] == PYSOL_DEAL_1
+    process.stdin.write(format_cards(seeded_deal(2)) + "\n")
+    process.stdin.close()
+    assert json.loads(process.stdout.readline())["seed"] is None
+    assert process.wait(timeout=60) == 0
+
+
+def test_files_that_are_not_text_are_refused_in_one_line(tmp_path):
+    one_error_line(run("solve", "accordion", "--file", "/dev/zero"), "/dev/zero", "line 1")
+    latin = tmp_path / "latin.txt"
+    latin.write_bytes("AS \xe9".encode("latin-1"))
+    one_error_line(run("solve", "accordion", "--file", str(latin)), "not UTF-8")
+    one_error_line(run("solve", "accordion", "--file", str(tmp_path)), "cannot read deal file")
+    one_error_line(run("solve", "accordion", "--file", str(tmp_path / "missing.txt")), "No such file")
+    empty = tmp_path / "empty.txt"
+    empty.write_text("# only a comment\n")
+    one_error_line(run("solve", "accordion", "--file", str(empty)), "holds no deal")
+
+
+def test_standard_input_for_deal_and_solution():
+    result = run("solve", "accordion", "--deal", "-", "--json", stdin="\ufeff" + PYSOL_DEAL_1 + "\r\n")
+    record = result.stdout
+    assert result.exit_code == 0 and json.loads(record)["deal"] == PYSOL_DEAL_1
+    verified = run("verify", "accordion", "--deal", PYSOL_DEAL_1, "--solution", "-", stdin=record)
+    assert verified.exit_code == 0 and "the game is won" in verified.stdout
+    one_error_line(run("verify", "accordion", "--deal", "-", "--solution", "-", stdin=record), "standard input")
+
+
+@pytest.mark.parametrize(
+    "game, args",
+    [
+        ("accordion", ()),
+        ("accordion", ("--show",)),
+        ("accordion", ("--max-nodes", "100", "--show")),
+        ("baroness", ()),
+        ("amazons", ("--fewest-redeals", "--max-nodes", "20000")),
+        ("amazons-pysol", ("--fewest-redeals",)),
+        ("thirteens", ()),
+    ],
+)
+def test_verify_reads_what_solve_prints(tmp_path, game, args):
+    printed = run("solve", game, "--seed", "3", *args)
+    path = tmp_path / "moves.txt"
+    path.write_bytes(printed.stdout.replace("\n", "\r\n").encode())
+    result = run("verify", game, "--seed", "3", "--solution", str(path))
+    assert result.exit_code == 0 and result.stdout.startswith("valid: all "), result.output
+    record = run("solve", game, "--seed", "3", "--json", *[a for a in args if a != "--show"]).stdout
+    path.write_text(json.dumps(json.loads(record), indent=2))
+    assert run("verify", game, "--seed", "3", "--solution", str(path)).exit_code == 0
+    path.write_text(printed.stdout.replace("result: ", "result: un", 1) if "result: won" in printed.stdout else "")
+    assert run("verify", game, "--seed", "3", "--solution", str(path)).exit_code in (1, 2)
+
+
+def _record(**changes):
+    record = json.loads(run("solve", "accordion", "--seed", "7", "--json").stdout)
+    record.update(changes)
+    return json.dumps(record)
+
+
+@pytest.mark.parametrize(
+    "changes, code, words",
+    [
+        ({"result": "lost"}, 1, "claims lost, but holds a solution"),
+        ({"result": "lost", "solution": None, "best_line": "WIN"}, 1, "claims lost, but its moves win"),
+        ({"min_piles": "1"}, 2, "min_piles is \"1\" (a string); it must be a whole number or null"),
+        ({"min_piles": 2}, 1, "claims piles 2, but its moves reach 1"),
+        ({"sheinwold": False}, 1, "claims sheinwold false"),
+        ({"score_proven": False}, 1, "score_proven false"),
+        ({"limit": "max_nodes"}, 1, "names the limit max_nodes"),
+        ({"options": {"compulsory": True}}, 2, "compulsory=yes, this verification has compulsory=no: give --variant"),
+        ({"seed": 8}, 2, "seed is 8"),
+        ({"variant": "nonesuch"}, 2, "unknown variant"),
+        ({"colour": "red"}, 2, "'colour' is not one"),
+        ({"redeals": 0}, 1, "only a won deal of a game with a stock has redeals"),
+        ({"result": "maybe"}, 2, "must be won, lost or unknown"),
+    ],
+)
+def test_verify_holds_every_claim_of_a_record(tmp_path, changes, code, words):
+    if changes.get("best_line") == "WIN":
+        changes["best_line"] = json.loads(_record())["solution"]
+    path = tmp_path / "record.json"
+    path.write_text(_record(**changes))
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(path))
+    assert result.exit_code == code and words in result.stderr, result.output
+    assert len(result.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("", "holds no moves"),
+        ("# only a comment\n\n", "holds no moves"),
+        ("{\"result\": \"won\"}\n{\"result\": \"won\"}\n", "holds 2 JSON records"),
+        ("[1, 2]", "a --json record is a JSON object"),
+        ("{\"result\": \"won\",", "not valid JSON"),
+    ],
+)
+def test_verify_refuses_what_holds_no_one_solution(tmp_path, text, words):
+    path = tmp_path / "moves.txt"
+    path.write_text(text)
+    one_error_line(run("verify", "accordion", "--seed", "7", "--solution", str(path)), words)
+
+
+def test_verify_refuses_the_printout_of_several_deals(tmp_path):
+    deals = tmp_path / "deals.txt"
+    deals.write_text(f"{PYSOL_DEAL_1}\n{format_cards(seeded_deal(2))}\n")
+    path = tmp_path / "moves.txt"
+    path.write_text(run("solve", "accordion", "--file", str(deals)).stdout)
+    one_error_line(run("verify", "accordion", "--deal", PYSOL_DEAL_1, "--solution", str(path)), "lines of 2 deals")
+
+
+def test_verdict_code_tells_won_lost_and_unknown_apart():
+    assert run("solve", "accordion", "--seed", "7", "--verdict-code").exit_code == 0
+    assert run("solve", "baroness", "--seed", "3", "--verdict-code").exit_code == 4
+    assert run("solve", "accordion", "--seed", "7", "--verdict-code", "--max-nodes", "5").exit_code == 5
+    assert run("solve", "baroness", "--seed", "3").exit_code == 0
+
+
+def test_a_closed_pipe_ends_quietly(tmp_path):
+    deals = tmp_path / "deals.txt"
+    deals.write_text("\n".join(format_cards(seeded_deal(seed)) for seed in range(1, 200)))
+    process = subprocess.Popen(PATIENCE + ["solve", "accordion", "--file", str(deals)], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert process.stdout is not None and process.stderr is not None
+    process.stdout.readline()
+    process.stdout.close()
+    assert process.wait(timeout=60) == 141 and process.stderr.read() == b""
+
+
+def test_ctrl_c_at_any_moment_of_start_up_is_one_line():
+    """SIGINT sent within the first 0.2 s (while the command line is importing): one line and exit
+    code 130, never a traceback from the program. A signal that lands before its first line runs
+    is Python's to handle: it ends the process by the signal (the shell shows 130), printing
+    nothing or, once its own handler is set, KeyboardInterrupt from the launcher's line 1 or from
+    the import of the entry module itself (its packages' files being found and read).
+
+    Run as an installed package starts (its modules on the path), not through site's .pth hooks:
+    an editable install's hook imports for tens of milliseconds before any line of ours runs."""
+    paths = [str(Path(__file__).parents[1]), *site.getsitepackages()]
+    command = [sys.executable, "-S", "-c", "from solver.cli.entry import main; main()", "solve", "accordion", "--seed", "7"]
+    rng = random.Random(13)
+    endings = []
+    for _ in range(16):
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            env=dict(os.environ, PYTHONPATH=os.pathsep.join(paths)),
+            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        )
+        time.sleep(rng.uniform(0, 0.2))
+        process.send_signal(signal.SIGINT)
+        _, errors = process.communicate(timeout=60)
+        endings.append(process.returncode)
+        if process.returncode == -signal.SIGINT:  # Python's: before the handler was set
+            assert errors == "" or errors.endswith("\nKeyboardInterrupt\n") and " in main" not in errors
+        elif process.returncode == 130:
+            assert errors == INTERRUPTED + "\n"
+        else:
+            assert process.returncode == 0 and errors == ""  # it had already finished
+    assert endings.count(130) >= 8, endings
+
+
+def test_the_console_script_imports_no_typer_before_the_signal_handler():
+    """The entry point's package imports nothing heavy, so Ctrl-C is ours from the first moment."""
+    code = "import sys, solver.cli.entry; print('typer' in sys.modules, 'rulesets' in sys.modules)"
+    output = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=dict(os.environ), check=True)
+    assert output.stdout.split() == ["False", "False"]
