@@ -67,8 +67,10 @@ def print_groups(groups: dict[str, Group]) -> None:
     print(f"{'group':<12}{'deals':>6}{'ours s':>10}{'peer s':>10}{'ratio':>8}{'our worst':>11}{'peer worst':>12}")
     for name, group in sorted(groups.items()):
         ratio = group.peer / group.ours if group.ours else float("inf")
-        print(f"{name:<12}{group.deals:>6}{group.ours:>10.2f}{group.peer:>10.2f}{ratio:>8.1f}"
-              f"{group.ours_worst:>11.3f}{group.peer_worst:>12.2f}")
+        print(
+            f"{name:<12}{group.deals:>6}{group.ours:>10.2f}{group.peer:>10.2f}{ratio:>8.1f}"
+            f"{group.ours_worst:>11.3f}{group.peer_worst:>12.2f}"
+        )
 
 
 def bounded_run(game: Any, row: dict[str, str]) -> None:
@@ -76,9 +78,11 @@ def bounded_run(game: Any, row: dict[str, str]) -> None:
     start = game.start(parse_cards(row["cards"]))
     bound = 256 * 1024
     bounded = checked(game, start, depth_first(game, start, Limits(max_memory=bound, max_seconds=60)))
-    print(f"memory bound {bound // 1024} KiB on {row['deal_id']}: {bounded.verdict.value}, "
-          f"min piles {bounded.best_score}, peak table {bounded.stats.peak_table_bytes // 1024} KiB, "
-          f"{bounded.stats.evictions} evictions, {bounded.stats.seconds:.2f} s")
+    print(
+        f"memory bound {bound // 1024} KiB on {row['deal_id']}: {bounded.verdict.value}, "
+        f"min piles {bounded.best_score}, peak table {bounded.stats.peak_table_bytes // 1024} KiB, "
+        f"{bounded.stats.evictions} evictions, {bounded.stats.seconds:.2f} s"
+    )
 
 
 def main() -> int:
@@ -86,8 +90,11 @@ def main() -> int:
     parser.add_argument("--rows", type=int, default=None, help="only the first N rows")
     parser.add_argument("--only-lost", action="store_true", help="only the deals the reference found lost")
     parser.add_argument("--max-seconds", type=float, default=None, help="CPU limit per deal")
-    parser.add_argument("--no-memory-bound", action="store_true",
-                        help="skip re-solving the slowest deal under a 256 KiB table (a lost one can take a minute)")
+    parser.add_argument(
+        "--no-memory-bound",
+        action="store_true",
+        help="skip re-solving the slowest deal under a 256 KiB table (a lost one can take a minute)",
+    )
     parser.add_argument("--slowest", type=int, default=5, help="list the K slowest deals")
     args = parser.parse_args()
 
@@ -106,10 +113,13 @@ def main() -> int:
         if differs is not None:
             disagreements.append(differs)
         timing = Timing(result.stats.seconds, float(row["peer_cpu_s"]), row["deal_id"], result.stats.nodes)
-        groups.setdefault(row["deal_id"].split("-")[0] + ("/lost" if row["solvable"] == "no" else ""), Group()).add(timing)
+        groups.setdefault(row["deal_id"].split("-")[0] + ("/lost" if row["solvable"] == "no" else ""), Group()).add(
+            timing
+        )
         timings.append(timing)
-        largest_entries, largest_bytes = max((largest_entries, largest_bytes),
-                                             (result.stats.peak_table_entries, result.stats.peak_table_bytes))
+        largest_entries, largest_bytes = max(
+            (largest_entries, largest_bytes), (result.stats.peak_table_entries, result.stats.peak_table_bytes)
+        )
 
     print(f"deals: {len(rows)}, agreement on verdict and min piles: {len(rows) - len(disagreements)}/{len(rows)}")
     for line in disagreements:
@@ -117,8 +127,10 @@ def main() -> int:
     print_groups(groups)
     nodes, seconds = sum(t.nodes for t in timings), sum(t.ours for t in timings)
     print(f"nodes: {nodes}, {nodes / seconds:,.0f} nodes per CPU second")
-    print(f"largest table: {largest_entries} states in {largest_bytes / 2**20:.1f} MiB, "
-          f"{largest_bytes / max(1, largest_entries):.0f} bytes per stored state")
+    print(
+        f"largest table: {largest_entries} states in {largest_bytes / 2**20:.1f} MiB, "
+        f"{largest_bytes / max(1, largest_entries):.0f} bytes per stored state"
+    )
     if not args.no_memory_bound:
         hardest = max(timings).deal_id
         bounded_run(game, next(row for row in rows if row["deal_id"] == hardest))

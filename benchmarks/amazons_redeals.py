@@ -13,16 +13,13 @@ import resource
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from rulesets.amazons import FAMILIES, Amazons  # noqa: E402
-from solver.cli.survey import seed_list  # noqa: E402
-from solver.replay import checked  # noqa: E402
-from solver.result import Limits  # noqa: E402
-from solver.search import iterative_deepening, line_cost  # noqa: E402
+from rulesets.amazons import FAMILIES, Amazons
+from solver.replay import checked
+from solver.result import Limits
+from solver.search import iterative_deepening, line_cost
+from solver.service.seeds import parse_seeds
 
 FAMILY = FAMILIES[0]
 PRESETS = tuple(variant.name for variant in FAMILY.variants)
@@ -68,13 +65,15 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=1, help="worker processes")
     parser.add_argument("--verbose", action="store_true", help="one line per deal")
     args = parser.parse_args(argv)
-    seeds = seed_list(args.seeds)
+    seeds = [seed for low, high in parse_seeds(args.seeds) for seed in range(low, high + 1)]
     presets = [p.strip() for p in args.preset.split(",") if p.strip()]
     for preset in presets:
         FAMILY.variant(preset)  # unknown names fail here
     tasks = [(p, s, args.max_nodes, args.max_seconds) for p in presets for s in seeds]
     outcomes: list[Outcome] = []
-    with ProcessPoolExecutor(max_workers=max(1, args.jobs), max_tasks_per_child=1) as pool:
+    # A fresh worker per deal (Python 3.11+), so that each deal's peak memory is its own.
+    fresh: dict[str, Any] = {"max_tasks_per_child": 1} if sys.version_info >= (3, 11) else {}
+    with ProcessPoolExecutor(max_workers=max(1, args.jobs), **fresh) as pool:
         for outcome in pool.map(solve_one, tasks):
             outcomes.append(outcome)
             if args.verbose:
@@ -88,7 +87,8 @@ def main(argv: list[str] | None = None) -> None:
         nodes = sum(o.nodes for o in rows)
         print(
             f"{preset:15} {f'{proven}/{len(rows)}':>9} {sum(seconds) / len(rows):7.2f} {max(seconds):7.2f} "
-            f"{nodes / len(rows):9.0f} {nodes / max(sum(seconds), 1e-9):9.0f} {max(o.peak_rss_kib for o in rows) / 1024:9.1f}"
+            f"{nodes / len(rows):9.0f} {nodes / max(sum(seconds), 1e-9):9.0f} "
+            f"{max(o.peak_rss_kib for o in rows) / 1024:9.1f}"
         )
         unproven = [f"{o.seed} ({o.at_least}..{o.redeals})" for o in rows if not o.proven]
         if unproven:

@@ -59,8 +59,10 @@ def main() -> None:
     spec = SurveySpec(args.game, args.variant, tuple(args.option), args.max_nodes, None, parse_size(args.max_memory))
     spans = parse_seeds(args.seeds)
     n = count_seeds(spans)
-    print(f"{args.game} ({args.variant}), seeds {args.seeds} ({n} deals), --max-nodes {args.max_nodes}; "
-          f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start")
+    print(
+        f"{args.game} ({args.variant}), seeds {args.seeds} ({n} deals), --max-nodes {args.max_nodes}; "
+        f"{os.cpu_count()} CPUs, load average {os.getloadavg()[0]:.2f} at start"
+    )
     bare, bare_cpu = bare_loop(spec, spans)
     with tempfile.TemporaryDirectory() as folder:
         one, one_cpu, results = surveyed(spec, spans, 1, folder)
@@ -68,13 +70,21 @@ def main() -> None:
     assert results == results_two, "jobs=1 and jobs=2 disagree"
     print(f"results: {', '.join(f'{v} {k}' for k, v in sorted(results.items()))}")
     print(f"{'':21}{'wall s':>8}  {'deals/s':>9}  {'ms/deal':>8}  {'CPU ms/deal':>11}")
-    for name, wall, used in (("bare loop of solves", bare, bare_cpu), ("survey --jobs 1", one, one_cpu), ("survey --jobs 2", two, two_cpu)):
+    for name, wall, used in (
+        ("bare loop of solves", bare, bare_cpu),
+        ("survey --jobs 1", one, one_cpu),
+        ("survey --jobs 2", two, two_cpu),
+    ):
         print(f"{name:21}{wall:8.2f}  {n / wall:9.1f}  {1000 * wall / n:8.3f}  {1000 * used / n:11.3f}")
     print(f"scaling ratio (jobs 2 / jobs 1 deals/s): {one / two:.2f}")
-    print(f"  CPU per deal jobs 1 / jobs 2: {one_cpu / two_cpu:.2f} (1.00 = no parallel overhead; "
-          f"the ratio on 2 idle cores is at most twice this)")
-    print(f"survey overhead per deal (jobs 1 - bare): {1000 * (one - bare) / n:+.3f} ms wall "
-          f"({100 * (one - bare) / bare:+.1f}%), {1000 * (one_cpu - bare_cpu) / n:+.3f} ms CPU")
+    print(
+        f"  CPU per deal jobs 1 / jobs 2: {one_cpu / two_cpu:.2f} (1.00 = no parallel overhead; "
+        f"the ratio on 2 idle cores is at most twice this)"
+    )
+    print(
+        f"survey overhead per deal (jobs 1 - bare): {1000 * (one - bare) / n:+.3f} ms wall "
+        f"({100 * (one - bare) / bare:+.1f}%), {1000 * (one_cpu - bare_cpu) / n:+.3f} ms CPU"
+    )
     print(f"load average at end: {os.getloadavg()[0]:.2f}")
 
 

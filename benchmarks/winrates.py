@@ -31,9 +31,13 @@ from solver.service.survey import SurveySpec, run_survey
 def arguments(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("games", nargs="+", metavar="GAME", help="game or variant names, e.g. amazons amazons-pysol")
-    parser.add_argument("--seeds", default="1-1000", help="PySolFC game numbers, e.g. 1-1000 or 1-50,32000 (default 1-1000)")
+    parser.add_argument(
+        "--seeds", default="1-1000", help="PySolFC game numbers, e.g. 1-1000 or 1-50,32000 (default 1-1000)"
+    )
     parser.add_argument("--jobs", type=int, default=1, help="worker processes (0: one per CPU; default 1)")
-    parser.add_argument("--max-nodes", type=int, default=1_000_000, help="states expanded at most per deal (default 1000000)")
+    parser.add_argument(
+        "--max-nodes", type=int, default=1_000_000, help="states expanded at most per deal (default 1000000)"
+    )
     parser.add_argument("--max-seconds", type=float, default=None, help="CPU seconds at most per deal (default none)")
     parser.add_argument("--max-memory", default="2G", help="transposition table bound per deal (default 2G)")
     parser.add_argument("--fewest-redeals", action="store_true", help="find the win with the fewest redeals (IDA*)")
@@ -46,19 +50,26 @@ def report(label: str, rows: list[Row], wall: float, fewest_redeals: bool, thres
     deals = len(rows)
     won, lost = sum(row.result == "won" for row in rows), sum(row.result == "lost" for row in rows)
     low, high = wilson(won, deals)
-    print(f"{label}: {deals} deals, won {won}, lost {lost}, unknown {deals - won - lost}; "
-          f"win rate {won / deals:.1%} (95% Wilson interval {low:.1%} to {high:.1%})")
+    print(
+        f"{label}: {deals} deals, won {won}, lost {lost}, unknown {deals - won - lost}; "
+        f"win rate {won / deals:.1%} (95% Wilson interval {low:.1%} to {high:.1%})"
+    )
     if threshold is not None:
         name, most = threshold
         reached = sum(row.score is not None and row.score <= most for row in rows)
         low, high = wilson(reached, deals)
-        print(f"  {name} win ({most} or fewer): {reached}, {reached / deals:.1%} (95% Wilson interval {low:.1%} to {high:.1%})")
+        print(
+            f"  {name} win ({most} or fewer): {reached}, {reached / deals:.1%} "
+            f"(95% Wilson interval {low:.1%} to {high:.1%})"
+        )
     cpu = sum(row.seconds for row in rows)
     slowest = max(rows, key=lambda row: row.seconds)
     largest = max(rows, key=lambda row: row.nodes)
-    print(f"  CPU s per deal: mean {cpu / deals:.4f}, max {slowest.seconds:.3f} (seed {slowest.seed}); "
-          f"{sum(row.nodes for row in rows) / cpu if cpu else 0:,.0f} states per CPU s; "
-          f"most states for one deal {largest.nodes:,} (seed {largest.seed}); wall {wall:.1f} s")
+    print(
+        f"  CPU s per deal: mean {cpu / deals:.4f}, max {slowest.seconds:.3f} (seed {slowest.seed}); "
+        f"{sum(row.nodes for row in rows) / cpu if cpu else 0:,.0f} states per CPU s; "
+        f"most states for one deal {largest.nodes:,} (seed {largest.seed}); wall {wall:.1f} s"
+    )
     if fewest_redeals:
         proven = sorted(row.redeals for row in rows if row.redeals is not None and row.limit_hit is None)
         span = f": {proven[0]} to {proven[-1]} redeals" if proven else ""
@@ -70,14 +81,21 @@ def main(argv: list[str] | None = None) -> int:
     try:  # a bad name, option or seed range fails in one line, before any solving
         spans = parse_seeds(args.seeds)
         memory = parse_size(args.max_memory)
-        specs = [SurveySpec(name, None, tuple(args.option), args.max_nodes, args.max_seconds, memory, args.fewest_redeals)
-                 for name in args.games]
+        specs = [
+            SurveySpec(name, None, tuple(args.option), args.max_nodes, args.max_seconds, memory, args.fewest_redeals)
+            for name in args.games
+        ]
         setups = [spec.setup() for spec in specs]
     except UserError as error:
         print(f"winrates: error: {error}", file=sys.stderr)
         return 2
-    print(f"seeds {args.seeds}, at most {args.max_nodes:,} states" + (f" and {args.max_seconds} CPU s" if args.max_seconds else "")
-          + " per deal" + (", fewest redeals" if args.fewest_redeals else "") + f", jobs {args.jobs}")
+    print(
+        f"seeds {args.seeds}, at most {args.max_nodes:,} states"
+        + (f" and {args.max_seconds} CPU s" if args.max_seconds else "")
+        + " per deal"
+        + (", fewest redeals" if args.fewest_redeals else "")
+        + f", jobs {args.jobs}"
+    )
     with tempfile.TemporaryDirectory() as folder:
         for number, (spec, setup) in enumerate(zip(specs, setups)):
             out = Path(folder) / f"{number}.sqlite"

@@ -239,8 +239,10 @@ class OpenAccordion:
         """
         cards = state[1]
         return _GROUPS[
-            _CHUNK_LINKS[cards & 0xFFFF] | _CHUNK_LINKS[cards >> 16 & 0xFFFF]
-            | _CHUNK_LINKS[cards >> 32 & 0xFFFF] | _CHUNK_LINKS[cards >> 48]
+            _CHUNK_LINKS[cards & 0xFFFF]
+            | _CHUNK_LINKS[cards >> 16 & 0xFFFF]
+            | _CHUNK_LINKS[cards >> 32 & 0xFFFF]
+            | _CHUNK_LINKS[cards >> 48]
         ]
 
     def describe_move(self, state: OpenAccordionState, move: PileMove) -> str:

@@ -23,7 +23,8 @@ from __future__ import annotations
 
 import re
 import threading
-from typing import Any, Mapping, NamedTuple, Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any, NamedTuple
 
 from rulesets.amazons_redeals import RedealBound
 from rulesets.cards import NAME, RANK, SUIT, Card, CardError

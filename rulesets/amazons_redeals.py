@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import itertools
 import sys
-from typing import TYPE_CHECKING, Iterator, Sequence
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from rulesets.cards import SUIT
 

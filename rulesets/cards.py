@@ -7,8 +7,8 @@ what every ruleset needs: rank, suit, name, and whether two cards share suit or 
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
-from typing import Iterable, Iterator
 
 from solver.errors import UserError
 
@@ -49,9 +49,7 @@ SUIT: tuple[int, ...] = tuple(SUITS.index(card.suit) for card in CARDS)
 #: NAME[code]: the card in two-character notation, e.g. ``TH``.
 NAME: tuple[str, ...] = tuple(str(card) for card in CARDS)
 #: MATCH[a][b]: the cards with codes a and b share suit or rank (Accordion and its relatives).
-MATCH: tuple[tuple[bool, ...], ...] = tuple(
-    tuple(a.suit == b.suit or a.rank == b.rank for b in CARDS) for a in CARDS
-)
+MATCH: tuple[tuple[bool, ...], ...] = tuple(tuple(a.suit == b.suit or a.rank == b.rank for b in CARDS) for a in CARDS)
 
 
 def card_set(codes: Iterable[int]) -> int:

@@ -120,7 +120,9 @@ def _one_card_per_line(
     for _, more in rest:
         words.extend(more)
         if len(words) > len(expected):
-            error = CardError(f"a deal written one card per line holds at most {len(expected)} cards; this one holds more")
+            error = CardError(
+                f"a deal written one card per line holds at most {len(expected)} cards; this one holds more"
+            )
             return DealLine(first[0], None, error)
     try:
         return DealLine(first[0], read_deal(" ".join(words), expected), None)

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import textwrap
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Hashable, Mapping, Protocol, Sequence, TypeVar
+from typing import Any, Protocol, TypeVar
 
 from rulesets.cards import Card
 from rulesets.deals import FULL_RANKS, deck, seeded_deal
@@ -159,7 +160,9 @@ class Family:
         if self.options:
             lines.append("Options (--option name=value):")
             for option in self.options:
-                text = f"{option.name} (default {option.spell(option.default)}; {option.spell_choices()}): {option.help}"
+                text = (
+                    f"{option.name} (default {option.spell(option.default)}; {option.spell_choices()}): {option.help}"
+                )
                 lines.append(textwrap.fill(text, 100, initial_indent="  ", subsequent_indent="      "))
             lines.append("")
         lines.append("Variants (--variant NAME):")

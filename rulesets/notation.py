@@ -9,7 +9,7 @@ are separated by ``/`` and an empty pile or section is ``-``. For example
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from rulesets.cards import NAME, CardError, parse_card
 from solver.errors import UserError

@@ -6,7 +6,8 @@ Every ruleset draws its states as a :class:`Picture`; the text the command line 
 
 from __future__ import annotations
 
-from typing import Collection, NamedTuple
+from collections.abc import Collection
+from typing import NamedTuple
 
 from rulesets.cards import NAME
 

@@ -712,13 +712,16 @@ FAMILIES = (
             "Lay out a row: QH first, then the other 50 cards in deal order, KH last. When one or\n"
             "two cards lie between two cards that share suit or rank, those cards may be discarded;\n"
             "gaps close. Won when only QH and KH remain.\n"
-            + _OPTIONAL_MOVES + _WHOLE_ROW + _SCORE_RULE + _EXPLICIT_ROW + _DISCARD_NOTATION + ".\n"
+            + _OPTIONAL_MOVES
+            + _WHOLE_ROW
+            + _SCORE_RULE
+            + _EXPLICIT_ROW
+            + _DISCARD_NOTATION
+            + ".\n"
             + _OPEN_POSITION.format(first="QH", last="KH")
         ),
         options=_ROYAL_OPTIONS,
-        variants=(
-            Variant("royal-marriage", "one or two cards between a matching pair (also Betrothal, Coquette)"),
-        ),
+        variants=(Variant("royal-marriage", "one or two cards between a matching pair (also Betrothal, Coquette)"),),
         build=build_royal,
         arrange=_ROYAL_ENDS.arrange,
     ),
@@ -730,7 +733,12 @@ FAMILIES = (
             "Between two cards that share suit or rank, a single card may be discarded; or cards\n"
             "that split, from the left, into adjacent pairs that each share suit or rank may all\n"
             "be discarded (one pair or more). Gaps close. Won when only QH and JH remain.\n"
-            + _OPTIONAL_MOVES + _WHOLE_ROW + _SCORE_RULE + _EXPLICIT_ROW + _DISCARD_NOTATION + ".\n"
+            + _OPTIONAL_MOVES
+            + _WHOLE_ROW
+            + _SCORE_RULE
+            + _EXPLICIT_ROW
+            + _DISCARD_NOTATION
+            + ".\n"
             + _OPEN_POSITION.format(first="QH", last="JH")
         ),
         options=(),
@@ -751,11 +759,11 @@ FAMILIES = (
             "(the player picks which four), and the next card is dealt only when none is; the game\n"
             "ends with the stock dealt out and no discard left.\n"
             "With compulsory=no the player may deal instead of discarding, and may stop at any time.\n"
-            + _WHOLE_ROW + _SCORE_RULE
+            + _WHOLE_ROW
+            + _SCORE_RULE
             + "A deal given with --deal or --file is the deck as dealt after the setup, first card\n"
             "first: its last card must share the first card's rank (it is not rearranged again);\n"
-            "--seed N is PySolFC's deal N with the setup applied.\n"
-            + _DISCARD_NOTATION + " and 'deal 5C'.\n"
+            "--seed N is PySolFC's deal N with the setup applied.\n" + _DISCARD_NOTATION + " and 'deal 5C'.\n"
             "Positions are written as the row dealt so far and the stock, next card first, e.g.\n"
             "'row: 7H 2C 3C 4C | stock: 5D 7S'; with compulsory=no, as the whole row, e.g.\n"
             "'row: 7H 2C 3C 5H 7S'."

@@ -212,5 +212,3 @@ def _spell(value: Any) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     return str(value)
-
-

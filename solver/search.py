@@ -244,9 +244,7 @@ def _dive(
     return _Run(Verdict.LOST, best, best_line)
 
 
-def iterative_deepening(
-    game: CostedGame[State, Move], start: State, limits: Limits = NO_LIMITS
-) -> SearchResult[Move]:
+def iterative_deepening(game: CostedGame[State, Move], start: State, limits: Limits = NO_LIMITS) -> SearchResult[Move]:
     """The win of least total move cost: a depth-first search decides the deal, then IDA*.
 
     A loss (with its minimal score) or an unknown is the depth-first answer. A won deal goes on

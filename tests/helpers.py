@@ -141,7 +141,11 @@ def graphs(draw, acyclic=False):
     edges = {}
     for node in range(n):
         targets = st.integers(node + 1, n - 1) if acyclic else st.integers(0, n - 1)
-        edges[node] = [] if acyclic and node == n - 1 else draw(st.lists(st.tuples(targets, st.integers(0, 3)), max_size=4, unique=True))
+        edges[node] = (
+            []
+            if acyclic and node == n - 1
+            else draw(st.lists(st.tuples(targets, st.integers(0, 3)), max_size=4, unique=True))
+        )
     scores = {node: draw(st.integers(0, 5)) if node else draw(st.integers(1, 5)) for node in range(n)}
     return GraphGame(edges, scores)
 
@@ -166,8 +170,19 @@ def survey_table(path: Any) -> list[tuple[Any, ...]]:
 
 def survey_args(out: Any, seeds: str, *extra: str) -> list[str]:
     """The arguments of ``patience survey`` for the quick survey of ``seeds`` into ``out``."""
-    return ["survey", SURVEY_GAME, "--variant", SURVEY_VARIANT, "--seeds", seeds,
-            "--max-nodes", str(SURVEY_NODES), "--out", str(out), *extra]
+    return [
+        "survey",
+        SURVEY_GAME,
+        "--variant",
+        SURVEY_VARIANT,
+        "--seeds",
+        seeds,
+        "--max-nodes",
+        str(SURVEY_NODES),
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 def patience_command() -> list[str]:

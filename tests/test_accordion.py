@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 from brute.accordion import matches, merge, min_piles, open_layout, successors
 from helpers import reachable_states
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rulesets.accordion import DealtAccordion, OpenAccordion
 from rulesets.cards import CARDS, NAME, CardError, parse_cards

@@ -12,10 +12,19 @@ import json
 
 import pytest
 from brute.accordion import (
-    COMBINATIONS, Rules, choices, end_layouts, ended, open_row_layouts, opening, play, self_working,
+    COMBINATIONS,
+    Rules,
+    choices,
+    end_layouts,
+    ended,
+    open_row_layouts,
+    opening,
+    play,
+    self_working,
 )
 from helpers import random_play, reachable_states
-from hypothesis import example, given, settings, strategies as st
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from rulesets import families
@@ -37,6 +46,7 @@ COMPULSORY = [rules for rules in COMBINATIONS if rules.compulsory]
 
 
 # --- helpers joining the engine to the brute force -------------------------------------------
+
 
 def names(cards) -> list[str]:
     return [str(card) for card in cards]
@@ -82,11 +92,14 @@ def small_decks(max_size: int = 10):
     only, where matches are more frequent."""
     low = [card for card in CARDS if card.rank <= 4]
     return st.tuples(st.integers(1, max_size), st.sampled_from([CARDS, low])).flatmap(
-        lambda size_pool: st.lists(st.sampled_from(size_pool[1]), min_size=size_pool[0], max_size=size_pool[0], unique=True)
+        lambda size_pool: st.lists(
+            st.sampled_from(size_pool[1]), min_size=size_pool[0], max_size=size_pool[0], unique=True
+        )
     )
 
 
 # --- agreement with the brute force, every option combination ----------------------------------
+
 
 @settings(max_examples=100)
 @given(small_decks())
@@ -165,6 +178,7 @@ def test_every_best_line_is_a_whole_game_ending_at_the_minimal_pile_count(cards)
 
 # --- the variants' properties -------------------------------------------------------------------
 
+
 @settings(max_examples=100)
 @given(small_decks())
 def test_compulsory_outcomes_are_a_subset_of_the_default_variants(cards):
@@ -207,6 +221,7 @@ def test_default_dealt_one_at_a_time_reaches_exactly_the_open_rows_layouts(cards
 
 # --- full deals: the variants against each other and the default -------------------------------
 
+
 def solved(variant: str, deal):
     game = build(preset(variant))
     start = game.start(deal)
@@ -247,6 +262,7 @@ def test_variant_minima_agree_with_brute_force_on_a_full_deal():
 
 
 # --- positions, pictures and move texts, every option combination ---------------------------
+
 
 def check_picture(game, state) -> set[str]:
     """The picture holds exactly the state's cards: the piles' top cards face up, labelled 1, 2, ...
@@ -387,7 +403,12 @@ def cli(*args):
 def test_cli_solves_parlett_seed_7_as_json_and_the_line_verifies(tmp_path):
     record = json.loads(cli("solve", "accordion", "--variant", "parlett", "--seed", "7", "--json"))
     assert record["variant"] == "parlett" and record["seed"] == 7
-    assert record["options"] == {"compulsory": True, "nearest": False, "leap_only_without_slide": False, "order": "choice"}
+    assert record["options"] == {
+        "compulsory": True,
+        "nearest": False,
+        "leap_only_without_slide": False,
+        "order": "choice",
+    }
     deal = seeded_deal(7)
     best = min(len(piles) for piles in end_layouts(names(deal), preset("parlett")))
     assert record["min_piles"] == best and record["score_proven"] is True
@@ -404,9 +425,13 @@ def test_cli_solves_parlett_seed_7_as_json_and_the_line_verifies(tmp_path):
 
 def test_cli_options_combine_freely_and_presets_are_options():
     idle = json.loads(cli("solve", "accordion", "--variant", "idle-year", "--seed", "3", "--json"))
-    combined = json.loads(cli("solve", "accordion", "--variant", "parlett", "-o", "nearest=yes", "--seed", "3", "--json"))
+    combined = json.loads(
+        cli("solve", "accordion", "--variant", "parlett", "-o", "nearest=yes", "--seed", "3", "--json")
+    )
     assert combined["options"] == idle["options"] and combined["min_piles"] == idle["min_piles"]
-    mixed = json.loads(cli("solve", "accordion", "-o", "compulsory=yes", "-o", "order=leftmost", "--seed", "3", "--json"))
+    mixed = json.loads(
+        cli("solve", "accordion", "-o", "compulsory=yes", "-o", "order=leftmost", "--seed", "3", "--json")
+    )
     rules = Rules(True, False, False, "leftmost")
     assert mixed["options"] == rules._asdict()
     assert mixed["min_piles"] == min(len(p) for p in end_layouts(names(seeded_deal(3)), rules))

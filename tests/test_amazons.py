@@ -55,7 +55,10 @@ def as_pairs(cards):
 def as_brute_state(state):
     """The brute force's form of an engine layout: (rank, suit) pairs."""
     depots, stock, foundations = state
-    pairs = lambda codes: tuple((CARDS[c].rank, CARDS[c].suit) for c in codes)
+
+    def pairs(codes):
+        return tuple((CARDS[c].rank, CARDS[c].suit) for c in codes)
+
     return tuple(map(pairs, depots)), pairs(stock), tuple(map(pairs, foundations))
 
 
@@ -196,8 +199,7 @@ def test_the_redeal_bound_reaches_past_four_when_asked():
     each key and each value pair, never more than its bound."""
     game = variant_game("amazons")
     state = game.start(FAMILY.seeded_deal(1))
-    for state, _ in walk(game, state, [0] * 12):
-        pass
+    state = walk(game, state, [0] * 12)[-1][0]  # the state after the walk's last move
     deep = RedealBound(game, cap=6, max_bytes=1 << 20)
     assert game.cost_to_win_bound(state) <= 4 < deep(state)
     cache = deep._cache

@@ -62,8 +62,12 @@ def test_order_is_wins_then_lower_scores_then_proven_before_unknown_then_the_gam
         return MoveAnalysis(name, verdict, score, (), None, 0)
 
     unordered = [
-        move(Verdict.LOST, 3, "a"), move(Verdict.UNKNOWN, 2, "b"), move(Verdict.LOST, 2, "c"),
-        move(Verdict.WON, 0, "d"), move(Verdict.UNKNOWN, 1, "e"), move(Verdict.WON, 0, "f"),
+        move(Verdict.LOST, 3, "a"),
+        move(Verdict.UNKNOWN, 2, "b"),
+        move(Verdict.LOST, 2, "c"),
+        move(Verdict.WON, 0, "d"),
+        move(Verdict.UNKNOWN, 1, "e"),
+        move(Verdict.WON, 0, "f"),
     ]
     assert [a.move for a in sorted(unordered, key=MoveAnalysis.rank)] == ["d", "f", "e", "c", "b", "a"]
 

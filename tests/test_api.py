@@ -27,7 +27,9 @@ def without_time(record: dict) -> dict:
 )
 def test_solve_gives_the_command_lines_json_record(game: str, start: dict) -> None:
     solved = solver.solve(game, **start, max_nodes=50_000)
-    cli = json.loads(runner.invoke(app, ["solve", game, "--seed", str(start["seed"]), "--json", "--max-nodes", "50000"]).output)
+    cli = json.loads(
+        runner.invoke(app, ["solve", game, "--seed", str(start["seed"]), "--json", "--max-nodes", "50000"]).output
+    )
     assert without_time(json.loads(solved.to_json())) == without_time(cli)
     assert solved.result == cli["result"] and solved.nodes == cli["nodes"] and solved.seconds >= 0
     assert (solved.solution or solved.best_line) == (cli["solution"] or cli["best_line"])
@@ -54,7 +56,10 @@ def test_deal_position_options_and_variant_arguments() -> None:
         (lambda: solver.solve("accordion", seed=0), ["solve", "accordion", "--seed", "0"]),
         (lambda: solver.solve("nope", seed=1), ["solve", "nope", "--seed", "1"]),
         (lambda: solver.solve("accordion", deal="AS AS"), ["solve", "accordion", "--deal", "AS AS"]),
-        (lambda: solver.solve("accordion", seed=1, max_nodes=0), ["solve", "accordion", "--seed", "1", "--max-nodes", "0"]),
+        (
+            lambda: solver.solve("accordion", seed=1, max_nodes=0),
+            ["solve", "accordion", "--seed", "1", "--max-nodes", "0"],
+        ),
         (lambda: solver.hint("accordion", position="row: AS AS"), ["hint", "accordion", "--position", "row: AS AS"]),
     ],
 )

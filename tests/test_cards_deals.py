@@ -3,7 +3,8 @@
 import itertools
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from rulesets.cards import CARDS, CardError, format_cards, parse_card, parse_cards
 from rulesets.deals import STRIPPED_RANKS, check_deal, deck, read_deal, read_deal_lines, seeded_deal

@@ -3,12 +3,13 @@
 import json
 
 import pytest
+from helpers import PYSOL_DEAL_1
 from typer.testing import CliRunner
 
 from solver.cli import app
 
 runner = CliRunner()
-SEED_1 = "JD 2D 9H JC 5D 7H 7C 5H KD KC 9S 5S AD QC KH 3H 2S KS 9D QD JS AS AH 3C 4C 5C TS QH 4H AC 4D 7S 3S TD 4S TH 8H 2C JH 7D 6D 8S 8D QS 6C 3D 8C TC 6S 9C 2H 6H"
+SEED_1 = PYSOL_DEAL_1
 
 
 def run(*args):
@@ -70,7 +71,9 @@ def test_fewest_redeals_says_whether_the_count_is_proven():
     leaves the win standing with its count marked not proven."""
     proven = run("solve", "amazons-pysol", "--seed", "1", "--fewest-redeals")
     assert proven.exit_code == 0 and "result: won\n" in proven.output and "redeals: 2 (fewest)" in proven.output
-    record = json.loads(run("solve", "amazons", "--seed", "1", "--fewest-redeals", "--max-nodes", "20000", "--json").output)
+    record = json.loads(
+        run("solve", "amazons", "--seed", "1", "--fewest-redeals", "--max-nodes", "20000", "--json").output
+    )
     assert record["result"] == "won" and record["score_proven"] and record["limit"] == "max_nodes"
     assert record["fewest_redeals_proven"] is False and record["redeals"] == record["solution"].count("redeal")
     assert 1 <= record["redeals_at_least"] < record["redeals"]
@@ -190,9 +193,22 @@ def test_ctrl_c_is_one_line_and_exit_code_130(tmp_path):
 
     deals = tmp_path / "many.txt"
     deals.write_text("\n".join(format_cards(seeded_deal(seed)) for seed in range(1, 2001)))
-    command = [sys.executable, "-c", "from solver.cli.entry import main; main()", "solve", "accordion", "--file", str(deals)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    command = [
+        sys.executable,
+        "-c",
+        "from solver.cli.entry import main; main()",
+        "solve",
+        "accordion",
+        "--file",
+        str(deals),
+    ]
+    process = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     assert process.stdout is not None
     first = "".join(iter(process.stdout.readline, "solution (51 moves):\n"))  # deal 1 answered: at work
     process.send_signal(signal.SIGINT)

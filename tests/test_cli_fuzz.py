@@ -16,29 +16,82 @@ from solver.cli import app
 
 runner = CliRunner()
 COMMANDS = ("games", "describe", "deal", "solve", "verify", "survey", "report")
-GAMES = ("accordion", "parlett", "baroness", "thirteens", "royal-marriage", "nizhni-novgorod", "amazons", "amazons-pysol", "klondike")
+GAMES = (
+    "accordion",
+    "parlett",
+    "baroness",
+    "thirteens",
+    "royal-marriage",
+    "nizhni-novgorod",
+    "amazons",
+    "amazons-pysol",
+    "klondike",
+)
 FLAGS = (
-    "--seed", "-s", "--deal", "--file", "--solution", "--variant", "--option", "--max-nodes", "--max-seconds",
-    "--max-memory", "--json", "--show", "--fewest-redeals", "--verdict-code", "--seeds", "--out", "--jobs",
-    "--csv", "--slowest", "--debug", "--progress", "--no-progress", "--frob", "-h",
+    "--seed",
+    "-s",
+    "--deal",
+    "--file",
+    "--solution",
+    "--variant",
+    "--option",
+    "--max-nodes",
+    "--max-seconds",
+    "--max-memory",
+    "--json",
+    "--show",
+    "--fewest-redeals",
+    "--verdict-code",
+    "--seeds",
+    "--out",
+    "--jobs",
+    "--csv",
+    "--slowest",
+    "--debug",
+    "--progress",
+    "--no-progress",
+    "--frob",
+    "-h",
 )
 #: The files an argument may name, by what they hold (written afresh in each example's folder).
-FILES = ("deals.txt", "one.txt", "binary.bin", "empty.txt", "record.json", "moves.txt", "missing.txt", "survey.sqlite", ".", "-")
+FILES = (
+    "deals.txt",
+    "one.txt",
+    "binary.bin",
+    "empty.txt",
+    "record.json",
+    "moves.txt",
+    "missing.txt",
+    "survey.sqlite",
+    ".",
+    "-",
+)
 #: The documented exit codes a run of these can end with (no interruption, no scheduler, no bug).
 EXPECTED = {0, 1, 2, 3, 4, 5}
 
 words = st.text(st.characters(blacklist_characters="\0", blacklist_categories=("Cs",)), max_size=30)
 numbers = st.one_of(
-    st.integers(-3, 40), st.integers(-(10**30), 10**30), st.sampled_from(["nan", "inf", "-0", "1e3", "2G", "1K", "0x10", "1.5"])
+    st.integers(-3, 40),
+    st.integers(-(10**30), 10**30),
+    st.sampled_from(["nan", "inf", "-0", "1e3", "2G", "1K", "0x10", "1.5"]),
 ).map(str)
 files = st.sampled_from(FILES)
 #: Each flag with the values it is likely to meet: right ones, wrong ones and noise.
 VALUES = {
-    "--seed": numbers, "--deal": st.one_of(st.just(format_cards(seeded_deal(1))), st.just("-"), words),
-    "--file": files, "--solution": files, "--variant": st.sampled_from(GAMES), "--out": files, "--csv": files,
+    "--seed": numbers,
+    "--deal": st.one_of(st.just(format_cards(seeded_deal(1))), st.just("-"), words),
+    "--file": files,
+    "--solution": files,
+    "--variant": st.sampled_from(GAMES),
+    "--out": files,
+    "--csv": files,
     "--option": st.sampled_from(["compulsory=yes", "order=leftmost", "piles=7", "nope=1", "spaces", "gather=x"]),
-    "--max-nodes": numbers, "--max-seconds": numbers, "--max-memory": numbers, "--seeds": st.sampled_from(["1-3", "2-1", "5", "x", "0-2"]),
-    "--jobs": numbers, "--slowest": numbers,
+    "--max-nodes": numbers,
+    "--max-seconds": numbers,
+    "--max-memory": numbers,
+    "--seeds": st.sampled_from(["1-3", "2-1", "5", "x", "0-2"]),
+    "--jobs": numbers,
+    "--slowest": numbers,
 }
 RULES = ("--variant", "--option")
 LIMITS = ("--max-nodes", "--max-seconds", "--max-memory")
@@ -64,7 +117,9 @@ sources = st.one_of(
 def own_words(command: str) -> st.SearchStrategy[list[str]]:
     """Flags of the command with values, and its switches, a few of them in any order."""
     flags, switches = OWN[command]
-    choices = [st.sampled_from(flags).flatmap(lambda flag: VALUES[flag].map(lambda value: [flag, value]))] if flags else []
+    choices = (
+        [st.sampled_from(flags).flatmap(lambda flag: VALUES[flag].map(lambda value: [flag, value]))] if flags else []
+    )
     choices += [st.sampled_from(switches).map(lambda flag: [flag])] if switches else []
     if not choices:
         return st.just([])
@@ -74,7 +129,11 @@ def own_words(command: str) -> st.SearchStrategy[list[str]]:
 def structured(command: str) -> st.SearchStrategy[list[str]]:
     """A command line that is mostly right: the command, its argument, a source of deals and a
     solution where it takes them, and some of its own flags."""
-    subject = st.just([]) if command == "games" else st.sampled_from(FILES if command == "report" else GAMES).map(lambda w: [w])
+    subject = (
+        st.just([])
+        if command == "games"
+        else st.sampled_from(FILES if command == "report" else GAMES).map(lambda w: [w])
+    )
     source = sources if command in ("solve", "verify") else st.just([])
     solution = files.map(lambda name: ["--solution", name]) if command == "verify" else st.just([])
     parts = st.tuples(subject, source, solution, own_words(command))

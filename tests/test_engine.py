@@ -102,7 +102,9 @@ def test_restarts_and_evictions_never_change_the_answer(game, restart_nodes, max
 
 
 def test_restarts_happen_and_keep_the_searched_states():
-    game = GraphGame({i: [(j, 1) for j in range(i + 1, min(i + 4, 400))] for i in range(400)}, {i: 5 for i in range(400)})
+    game = GraphGame(
+        {i: [(j, 1) for j in range(i + 1, min(i + 4, 400))] for i in range(400)}, {i: 5 for i in range(400)}
+    )
     result = depth_first(game, 0, restart_nodes=2)
     assert result.verdict is Verdict.LOST and result.stats.iterations > 10
     assert result.stats.nodes < 2 * 400 + 10 * result.stats.iterations
@@ -150,10 +152,17 @@ def test_the_node_limit_is_the_number_of_states_expanded(search):
         assert (result.verdict, result.stats.nodes) == (Verdict.UNKNOWN, limit)
 
 
-@pytest.mark.parametrize("limits", [
-    {"max_nodes": 0}, {"max_seconds": -1.0}, {"max_memory": 0},
-    {"max_seconds": float("nan")}, {"max_seconds": float("inf")}, {"max_nodes": float("-inf")},
-])
+@pytest.mark.parametrize(
+    "limits",
+    [
+        {"max_nodes": 0},
+        {"max_seconds": -1.0},
+        {"max_memory": 0},
+        {"max_seconds": float("nan")},
+        {"max_seconds": float("inf")},
+        {"max_nodes": float("-inf")},
+    ],
+)
 def test_limits_must_be_positive_and_finite_and_say_so_as_the_users_error(limits):
     with pytest.raises(LimitError, match=r"^--max-\w+ must be positive and finite, not .*: give e\.g\. --max-"):
         Limits(**limits)
@@ -235,4 +244,3 @@ def test_a_node_limit_expands_exactly_that_many_states_even_where_a_restart_begi
     start = game.start(seeded_deal(151))
     result = depth_first(game, start, Limits(max_nodes=limit))
     assert result.verdict is Verdict.UNKNOWN and result.limit == "max_nodes" and result.stats.nodes == limit
-

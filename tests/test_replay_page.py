@@ -37,8 +37,7 @@ class Sample(NamedTuple):
 
 
 def _header(game: str, verdict: str, score: str) -> dict[str, str]:
-    return {"game": game, "variant": game, "rules": "(defaults)", "deal": "7",
-            "verdict": verdict, "score": score}
+    return {"game": game, "variant": game, "rules": "(defaults)", "deal": "7", "verdict": verdict, "score": score}
 
 
 def _accordion() -> Sample:
@@ -50,12 +49,16 @@ def _accordion() -> Sample:
 
     def picture() -> Picture:
         places = [Place(str(i + 1), pile) for i, pile in enumerate(piles)]
-        return Picture(tuple(tuple(places[i:i + 13]) for i in range(0, len(places), 13)))
+        return Picture(tuple(tuple(places[i : i + 13]) for i in range(0, len(places), 13)))
 
     start, steps = picture(), list[Step]()
     while len(steps) < 30:
-        moves = [(i, i - gap) for i in range(len(piles)) for gap in (1, 3)
-                 if i - gap >= 0 and MATCH[piles[i][-1]][piles[i - gap][-1]]]
+        moves = [
+            (i, i - gap)
+            for i in range(len(piles))
+            for gap in (1, 3)
+            if i - gap >= 0 and MATCH[piles[i][-1]][piles[i - gap][-1]]
+        ]
         if not moves:
             break
         source, target = moves[0]
@@ -74,8 +77,10 @@ def _baroness() -> Sample:
 
     def picture() -> Picture:
         return Picture(
-            (tuple(Place(f"pile {i + 1}", tuple(pile)) for i, pile in enumerate(piles)),
-             (Place("stock", face_down=len(stock)),)),
+            (
+                tuple(Place(f"pile {i + 1}", tuple(pile)) for i, pile in enumerate(piles)),
+                (Place("stock", face_down=len(stock)),),
+            ),
             fanned=(True, False),
         )
 
@@ -89,7 +94,8 @@ def _baroness() -> Sample:
     while len(steps) < 25:
         tops = [(i, pile[-1]) for i, pile in enumerate(piles) if pile]
         pairs = [[i] for i, top in tops if RANK[top] == 13] + [
-            [i, j] for i, a in tops for j, b in tops if i < j and RANK[a] + RANK[b] == 13]
+            [i, j] for i, a in tops for j, b in tops if i < j and RANK[a] + RANK[b] == 13
+        ]
         if pairs:
             text = " + ".join(NAME[piles[i][-1]] for i in pairs[0])
             for i in pairs[0]:
@@ -114,9 +120,11 @@ def _amazons() -> Sample:
 
     def picture() -> Picture:
         return Picture(
-            (tuple(Place(f"F{i + 1}", tuple(f)) for i, f in enumerate(foundations)),
-             tuple(Place(f"D{i + 1}", tuple(d)) for i, d in enumerate(depots)),
-             (Place("stock", face_down=len(deck)),)),
+            (
+                tuple(Place(f"F{i + 1}", tuple(f)) for i, f in enumerate(foundations)),
+                tuple(Place(f"D{i + 1}", tuple(d)) for i, d in enumerate(depots)),
+                (Place("stock", face_down=len(deck)),),
+            ),
             fanned=(False, True, False),
         )
 
@@ -137,7 +145,7 @@ def _amazons() -> Sample:
             foundations[suit].append(depots[depot].pop())
             touched = frozenset({f"D{depot + 1}", f"F{suit + 1}"})
         elif deck:
-            for target in depots[:len(deck)]:
+            for target in depots[: len(deck)]:
                 target.append(deck.pop())
             text, touched = "deal", frozenset({"stock"} | {f"D{i + 1}" for i in range(4)})
         else:
@@ -153,20 +161,24 @@ def _face_down() -> Sample:
     """Fanned piles with face-down cards under the face-up ones; each move turns one up."""
     deck = list(range(0, 52, 3))
     random.Random(11).shuffle(deck)
-    piles = [deck[i * 5:i * 5 + 5] for i in range(3)]
+    piles = [deck[i * 5 : i * 5 + 5] for i in range(3)]
     face_down = [4, 4, 4]
 
     def picture() -> Picture:
-        return Picture((tuple(Place(f"{i + 1}", tuple(pile[down:]), down)
-                              for i, (pile, down) in enumerate(zip(piles, face_down))),),
-                       fanned=(True,))
+        return Picture(
+            (
+                tuple(
+                    Place(f"{i + 1}", tuple(pile[down:]), down) for i, (pile, down) in enumerate(zip(piles, face_down))
+                ),
+            ),
+            fanned=(True,),
+        )
 
     start, steps = picture(), list[Step]()
     for turn in range(12):
         pile = turn % 3
         face_down[pile] -= 1
-        steps.append(Step(f"turn up {NAME[piles[pile][face_down[pile]]]}", picture(),
-                          frozenset({str(pile + 1)})))
+        steps.append(Step(f"turn up {NAME[piles[pile][face_down[pile]]]}", picture(), frozenset({str(pile + 1)})))
     return Sample("face-down", _header("face-down piles", "won", "0 cards left"), start, steps)
 
 
@@ -212,7 +224,8 @@ def test_embedded_data_is_the_line_in_order() -> None:
     assert [step["move"] for step in data["steps"]] == [""] + [s.move for s in sample.steps]
     assert [step["rows"] for step in data["steps"]] == [
         _expected_rows(picture, frozenset(), with_drawing=False)
-        for picture in [sample.start] + [s.picture for s in sample.steps]]
+        for picture in [sample.start] + [s.picture for s in sample.steps]
+    ]
 
 
 def _expected_rows(picture: Picture, touched: frozenset[str], with_drawing: bool) -> list[Any]:
@@ -221,17 +234,29 @@ def _expected_rows(picture: Picture, touched: frozenset[str], with_drawing: bool
     for index, row in enumerate(picture.rows):
         fanned = index < len(picture.fanned) and picture.fanned[index]
         if not with_drawing:
-            rows.append({"fanned": fanned, "places": [
-                {"label": p.label, "cards": [NAME[c] for c in p.cards], "down": p.face_down}
-                for p in row]})
+            rows.append(
+                {
+                    "fanned": fanned,
+                    "places": [
+                        {"label": p.label, "cards": [NAME[c] for c in p.cards], "down": p.face_down} for p in row
+                    ],
+                }
+            )
             continue
         places = []
         for place in row:
             shown = place.cards if fanned else place.cards[-1:]
             backs = place.face_down if fanned else int(bool(place.face_down and not place.cards))
-            places.append({"label": place.label, "cards": " ".join(NAME[c] for c in place.cards),
-                           "faceDown": str(place.face_down), "touched": place.label in touched,
-                           "drawn": [NAME[c] for c in shown], "backs": backs})
+            places.append(
+                {
+                    "label": place.label,
+                    "cards": " ".join(NAME[c] for c in place.cards),
+                    "faceDown": str(place.face_down),
+                    "touched": place.label in touched,
+                    "drawn": [NAME[c] for c in shown],
+                    "backs": backs,
+                }
+            )
         rows.append({"fanned": fanned, "places": places})
     return rows
 
@@ -254,8 +279,10 @@ return [...document.querySelectorAll('#table .row')].map(row => ({
 }));
 """
 
-INSTALL = ("the browser test needs Chromium and chromedriver: on Debian "
-           "`apt-get install chromium chromium-driver` (.ci/run does this when they are missing)")
+INSTALL = (
+    "the browser test needs Chromium and chromedriver: on Debian "
+    "`apt-get install chromium chromium-driver` (.ci/run does this when they are missing)"
+)
 
 
 @pytest.fixture(scope="module")
@@ -271,10 +298,18 @@ def browser(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         pytest.skip(INSTALL)
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
-    for flag in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--window-size=1280,900",
-                 f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}"):
+    for flag in (
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--window-size=1280,900",
+        f"--user-data-dir={tmp_path_factory.mktemp('chromium-profile')}",
+    ):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(options=options, service=webdriver.ChromeService(chromedriver))
@@ -313,21 +348,21 @@ def _check_step(driver: Any, sample: Sample, k: int) -> None:
 
 def _screenshot(driver: Any, folder: Path, name: str) -> None:
     height = driver.execute_script("return document.documentElement.scrollHeight")
-    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", {
-        "width": 1280, "height": max(600, height), "deviceScaleFactor": 1, "mobile": False})
+    driver.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride",
+        {"width": 1280, "height": max(600, height), "deviceScaleFactor": 1, "mobile": False},
+    )
     path = folder / f"{name}.png"
     assert driver.save_screenshot(str(path)), f"no screenshot at {path}"
     print(f"  {path}")
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=lambda sample: sample.name)
-def test_arrow_keys_step_through_the_line(browser: Any, screenshots: Path, tmp_path: Path,
-                                          sample: Sample) -> None:
+def test_arrow_keys_step_through_the_line(browser: Any, screenshots: Path, tmp_path: Path, sample: Sample) -> None:
     from selenium.webdriver.common.keys import Keys
 
     page = tmp_path / f"{sample.name}.html"
-    page.write_text(replay_page(sample.header, sample.start, sample.steps, title=sample.name),
-                    encoding="utf-8")
+    page.write_text(replay_page(sample.header, sample.start, sample.steps, title=sample.name), encoding="utf-8")
     browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
     browser.get(page.as_uri())
     last = len(sample.steps)
@@ -361,8 +396,7 @@ def test_buttons_step_and_play(browser: Any, tmp_path: Path) -> None:
     page = tmp_path / "buttons.html"
     page.write_text(replay_page(sample.header, sample.start, sample.steps), encoding="utf-8")
     browser.get(page.as_uri())
-    click = {name: browser.find_element("id", name).click
-             for name in ("first", "back", "play", "forward", "end")}
+    click = {name: browser.find_element("id", name).click for name in ("first", "back", "play", "forward", "end")}
     click["forward"]()
     click["forward"]()
     _check_step(browser, sample, 2)
@@ -374,7 +408,8 @@ def test_buttons_step_and_play(browser: Any, tmp_path: Path) -> None:
     _check_step(browser, sample, 0)
     click["play"]()  # plays one move a second
     WebDriverWait(browser, 5).until(
-        lambda driver: driver.find_element("id", "replay").get_attribute("data-step") == "2")
+        lambda driver: driver.find_element("id", "replay").get_attribute("data-step") == "2"
+    )
     click["play"]()  # pauses
     paused = browser.find_element("id", "replay").get_attribute("data-step")
     assert browser.find_element("id", "play").text == "play"

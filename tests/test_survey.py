@@ -141,7 +141,10 @@ def _start_and_stop(out: Path, how: int) -> tuple[subprocess.Popen, int, list[in
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     process = subprocess.Popen(
         [sys.executable, "-c", SCRIPT, *survey_args(out, SEEDS, "--jobs", "2")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+        text=True,
     )
     deadline = time.monotonic() + 60
     stored = 0
@@ -169,11 +172,19 @@ def test_kill_9_mid_run_loses_nothing_after_a_rerun(reference, tmp_path):
     assert process.returncode == -signal.SIGKILL
     assert len(workers) >= 2 or not Path("/proc").is_dir()  # the two workers (and spawn's resource tracker)
     deadline = time.monotonic() + 10  # orphaned workers notice and leave
-    while any(Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
-              for pid in workers) and time.monotonic() < deadline:
+    while (
+        any(
+            Path(f"/proc/{pid}").exists() and "Z" not in Path(f"/proc/{pid}/stat").read_text().split()[2]
+            for pid in workers
+        )
+        and time.monotonic() < deadline
+    ):
         time.sleep(0.1)
-    assert not [pid for pid in workers if Path(f"/proc/{pid}").exists()
-                and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"]
+    assert not [
+        pid
+        for pid in workers
+        if Path(f"/proc/{pid}").exists() and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    ]
     kept = table(out)
     assert kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}]
     rerun = runner.invoke(cli, survey_args(out, SEEDS, "--jobs", "2"))
@@ -208,7 +219,9 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(reference, tmp_path):
 )
 def test_other_settings_are_refused_with_a_clear_message(tmp_path, change, word):
     out = tmp_path / "mixed.sqlite"
-    first = runner.invoke(cli, ["survey", GAME, "--variant", VARIANT, "--seeds", "1-3", "--max-nodes", str(NODES), "--out", str(out)])
+    first = runner.invoke(
+        cli, ["survey", GAME, "--variant", VARIANT, "--seeds", "1-3", "--max-nodes", str(NODES), "--out", str(out)]
+    )
     assert first.exit_code == 0, first.output
     args = ["survey", GAME, "--variant", VARIANT, "--seeds", "1-6", "--max-nodes", str(NODES), "--out", str(out)]
     for i in range(0, len(change), 2):
@@ -247,7 +260,9 @@ def test_no_progress_bar_in_pipes_but_one_on_request(tmp_path):
     quiet = runner.invoke(cli, ["survey", "self-working", "--seeds", "1-40", "--out", str(tmp_path / "a.sqlite")])
     assert quiet.exit_code == 0 and quiet.stderr == ""
     assert "40 of 40 deals stored" in quiet.stdout
-    shown = runner.invoke(cli, ["survey", "self-working", "--seeds", "1-40", "--out", str(tmp_path / "b.sqlite"), "--progress"])
+    shown = runner.invoke(
+        cli, ["survey", "self-working", "--seeds", "1-40", "--out", str(tmp_path / "b.sqlite"), "--progress"]
+    )
     assert shown.exit_code == 0 and "40/40" in shown.stderr and "won 0" in shown.stderr
 
 
@@ -289,8 +304,23 @@ def _synthetic(path: Path, counts: dict[str, int]) -> list[tuple]:
         for _ in range(count):
             seed += 1
             score = 1 if result == "won" else (None if seed % 7 == 0 else 2 + seed % 3)
-            rows.append(Row(seed, GAME, VARIANT, identity["options"], "AS", result, score, int(result != "unknown"),
-                         "max_nodes" if result == "unknown" else None, 10 * seed, seed / 1000, 0, "0"))
+            rows.append(
+                Row(
+                    seed,
+                    GAME,
+                    VARIANT,
+                    identity["options"],
+                    "AS",
+                    result,
+                    score,
+                    int(result != "unknown"),
+                    "max_nodes" if result == "unknown" else None,
+                    10 * seed,
+                    seed / 1000,
+                    0,
+                    "0",
+                )
+            )
     store.add(rows)
     store.close()
     return rows
@@ -307,10 +337,14 @@ def test_report_numbers_from_known_counts(tmp_path):
     assert {row["score"]: row["deals"] for row in summary["histogram"]} == dict(Counter(row[6] for row in rows))
     assert [row["seed"] for row in summary["slowest"]] == [100, 99, 98]
     assert summary["threshold"]["name"] == "sheinwold" and summary["threshold"]["deals"] == sum(
-        1 for row in rows if row[6] is not None and row[6] <= 5)
+        1 for row in rows if row[6] is not None and row[6] <= 5
+    )
     text = runner.invoke(cli, ["report", str(path), "--slowest", "3"])
     assert text.exit_code == 0
-    assert f"won: 37  win rate 37.00% (95% Wilson interval {100 * expected[0]:.2f}% to {100 * expected[1]:.2f}%)" in text.stdout
+    assert (
+        f"won: 37  win rate 37.00% (95% Wilson interval {100 * expected[0]:.2f}% to {100 * expected[1]:.2f}%)"
+        in text.stdout
+    )
     assert "lost: 50  unknown: 13" in text.stdout and "slowest deals:" in text.stdout
     assert "none" in text.stdout  # deals that reached no score
 
@@ -326,14 +360,19 @@ def test_report_of_a_real_survey_and_its_exports(reference, tmp_path):
     exported = list(csv.DictReader(io.StringIO(csv_file.read_text())))
     assert [int(r["seed"]) for r in exported] == [row[0] for row in rows]
     assert [(r["result"], r["score"], int(r["nodes"])) for r in exported] == [
-        (row[5], "" if row[6] is None else str(row[6]), row[9]) for row in rows]
+        (row[5], "" if row[6] is None else str(row[6]), row[9]) for row in rows
+    ]
     document = json.loads(json_file.read_text())
     assert document["won"] == counts["won"] and document["deals"] == 150
     assert document["win_rate_95"] == pytest.approx(list(wilson_by_bisection(counts["won"], 150)), abs=1e-9)
-    assert [(r["seed"], r["result"], r["score"]) for r in document["rows"]] == [(row[0], row[5], row[6]) for row in rows]
+    assert [(r["seed"], r["result"], r["score"]) for r in document["rows"]] == [
+        (row[0], row[5], row[6]) for row in rows
+    ]
     assert document["survey"]["score_field"] == "min_piles"
     to_stdout = runner.invoke(cli, ["report", str(path), "--csv", "-"])
-    assert to_stdout.stdout.splitlines()[0].startswith("seed,game,variant") and len(to_stdout.stdout.splitlines()) == 151
+    assert (
+        to_stdout.stdout.splitlines()[0].startswith("seed,game,variant") and len(to_stdout.stdout.splitlines()) == 151
+    )
 
 
 def test_plot_draws_a_png(reference, tmp_path):
@@ -351,7 +390,9 @@ def test_dask_cluster_stores_the_same_results(reference, tmp_path):
     distributed = pytest.importorskip("distributed")
     out = tmp_path / "dask.sqlite"
     run_survey(SPEC, parse_seeds("1-30"), out, jobs=1)  # resume a local run on the cluster
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+    ) as cluster:
         tally = run_survey(SPEC, parse_seeds(SEEDS), out, scheduler=cluster.scheduler_address)
     assert (tally.skipped, tally.solved) == (30, 120)
     assert table(out) == reference[1]
@@ -370,7 +411,11 @@ def test_fewest_redeals_surveys_store_the_redeals_and_are_kept_apart(tmp_path):
     setup = Setup.of("amazons-pysol")
     for row in stored:
         outcome = solve(setup, setup.deal(seed=row.seed), Limits(max_nodes=3000), row.seed, least_cost=True)
-        assert (row.result, row.redeals, row.limit_hit) == (outcome.result.verdict.value, outcome.cost(), outcome.result.limit)
+        assert (row.result, row.redeals, row.limit_hit) == (
+            outcome.result.verdict.value,
+            outcome.cost(),
+            outcome.result.limit,
+        )
     assert any(row.redeals is not None for row in stored)
     with pytest.raises(SurveyError, match="fewest_redeals"):
         run_survey(SurveySpec("amazons-pysol", None, (), 3000, None, 2 * 1024**3), parse_seeds("1-3"), out)

@@ -70,7 +70,10 @@ def error_line(result) -> str:
     """The one stderr line of a refused command (exit code 2)."""
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("patience: error: "), (
-        result.exit_code, result.stderr, result.exception)
+        result.exit_code,
+        result.stderr,
+        result.exception,
+    )
     return lines[0]
 
 
@@ -146,8 +149,12 @@ def test_exports_go_through_links_and_into_devices_as_they_are(reference, tmp_pa
 
 def test_names_the_system_cannot_look_up_get_one_line(reference):
     long = "x" * 5000
-    for args in (["report", long], ["report", str(reference[0]), "--csv", long], survey_args(long, "1-3"),
-                 ["report", str(reference[0]), "--json", "nul\0byte.json"]):  # (typer refuses a NUL in a path itself)
+    for args in (
+        ["report", long],
+        ["report", str(reference[0]), "--csv", long],
+        survey_args(long, "1-3"),
+        ["report", str(reference[0]), "--json", "nul\0byte.json"],
+    ):  # (typer refuses a NUL in a path itself)
         assert "file name" in error_line(runner.invoke(cli, args))
 
 
@@ -179,7 +186,9 @@ def _foreign_files(directory: Path, reference: Path) -> list[Path]:
 def test_refused_files_are_left_byte_for_byte(reference, tmp_path):
     for path in _foreign_files(tmp_path, reference[0]):
         before = snapshot(tmp_path)
-        args = survey_args(path, "1-3", *(["--max-nodes", "3000"] if "sqlite" in path.suffix and "notes" not in path.name else []))
+        args = survey_args(
+            path, "1-3", *(["--max-nodes", "3000"] if "sqlite" in path.suffix and "notes" not in path.name else [])
+        )
         message = error_line(runner.invoke(cli, args))
         assert "not a survey file" in message or "other settings" in message, message
         assert "--out" in message
@@ -194,8 +203,14 @@ def test_report_reads_without_writing_and_refuses_in_its_own_words(reference, tm
     _foreign_files(tmp_path, reference[0])
     before = snapshot(tmp_path)
     assert runner.invoke(cli, ["report", str(survey)]).exit_code == 0
-    for name, word in [("empty.sqlite", "empty"), ("missing.sqlite", "no such survey file"), ("folder", "directory"),
-                       ("notes.sqlite", "not a survey file"), ("rollback.db", "not a survey file"), ("wal.db", "not a survey file")]:
+    for name, word in [
+        ("empty.sqlite", "empty"),
+        ("missing.sqlite", "no such survey file"),
+        ("folder", "directory"),
+        ("notes.sqlite", "not a survey file"),
+        ("rollback.db", "not a survey file"),
+        ("wal.db", "not a survey file"),
+    ]:
         message = error_line(runner.invoke(cli, ["report", str(tmp_path / name)]))
         assert word in message and "--out" not in message, message
     assert snapshot(tmp_path) == before
@@ -242,7 +257,9 @@ def test_the_corrected_command_then_runs_on_the_same_path(tmp_path):
 def test_an_unreachable_scheduler_is_refused_before_a_file_is_made(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr("solver.service.survey.DASK_CONNECT_TIMEOUT", "1s")
-    message = error_line(runner.invoke(cli, survey_args(tmp_path / "x.sqlite", "1-3", "--scheduler", "tcp://127.0.0.1:9")))
+    message = error_line(
+        runner.invoke(cli, survey_args(tmp_path / "x.sqlite", "1-3", "--scheduler", "tcp://127.0.0.1:9"))
+    )
     assert "Dask scheduler" in message and list(tmp_path.iterdir()) == []
 
 
@@ -353,8 +370,9 @@ def test_an_enospc_from_the_system_says_the_same(reference, tmp_path, monkeypatc
 def tmpfs(directory: Path, size: str) -> Iterator[Path]:
     """A small tmpfs mounted on ``directory`` (skips the test where mounting is not allowed)."""
     directory.mkdir()
-    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(directory)],
-                             capture_output=True, check=False)
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(directory)], capture_output=True, check=False
+    )
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a tmpfs here: {mounted.stderr.decode().strip()}")
     try:
@@ -371,7 +389,9 @@ def remount(directory: Path, options: str) -> None:
 def test_a_full_tmpfs_says_what_is_stored_and_a_rerun_carries_on(reference, tmp_path):
     with tmpfs(tmp_path / "disk", "64k") as disk:
         out = disk / "s.sqlite"
-        process = subprocess.run([*patience_command(), *survey_args(out, SEEDS)], check=False, capture_output=True, text=True, timeout=120)
+        process = subprocess.run(
+            [*patience_command(), *survey_args(out, SEEDS)], check=False, capture_output=True, text=True, timeout=120
+        )
         lines = process.stderr.strip().splitlines()
         assert process.returncode == 2 and len(lines) == 1, process.stderr
         assert "disk is full" in lines[0] and "rerun the same command" in lines[0], lines[0]
@@ -392,7 +412,10 @@ def test_a_survey_on_read_only_storage_is_reported_and_not_written(reference, tm
             before = snapshot(disk)
             report = runner.invoke(cli, ["report", str(survey), "--csv", str(tmp_path / "deals.csv")])
             assert report.exit_code == 0, report.output
-            assert f"deals: {TOTAL}" in report.stdout and len((tmp_path / "deals.csv").read_text().splitlines()) == TOTAL + 1
+            assert (
+                f"deals: {TOTAL}" in report.stdout
+                and len((tmp_path / "deals.csv").read_text().splitlines()) == TOTAL + 1
+            )
             message = error_line(runner.invoke(cli, survey_args(survey, "1-100")))
             assert "read-only" in message or "cannot open" in message, message
             assert snapshot(disk) == before
@@ -444,8 +467,12 @@ def test_a_lost_scheduler_says_what_is_stored_and_exits_75(reference, tmp_path):
     )
     out = tmp_path / "dask.sqlite"
     try:
-        survey = subprocess.Popen([*patience_command(), *survey_args(out, SEEDS, "--scheduler", address)],
-                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        survey = subprocess.Popen(
+            [*patience_command(), *survey_args(out, SEEDS, "--scheduler", address)],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         _wait_for_rows(out, survey)
         scheduler.kill()
         _, stderr = survey.communicate(timeout=60)
@@ -471,8 +498,13 @@ def test_kill_9_at_random_moments_then_a_rerun_stores_what_an_uninterrupted_run_
     out = tmp_path / "killed.sqlite"
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     for moment in moments:
-        process = subprocess.Popen([*patience_command(), *survey_args(out, SEEDS, "--jobs", "2")],
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        process = subprocess.Popen(
+            [*patience_command(), *survey_args(out, SEEDS, "--jobs", "2")],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+        )
         time.sleep(moment)
         process.send_signal(signal.SIGKILL)
         _, stderr = process.communicate(timeout=30)  # until the workers and the resource tracker let go
@@ -480,8 +512,16 @@ def test_kill_9_at_random_moments_then_a_rerun_stores_what_an_uninterrupted_run_
         if out.exists():
             kept = survey_table(out)
             assert kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}], (moment, seed)
-    rerun = subprocess.run([*patience_command(), *survey_args(out, SEEDS, "--jobs", "2")],
-                           check=False, capture_output=True, text=True, env=env, timeout=120)
+    rerun = subprocess.run(
+        [*patience_command(), *survey_args(out, SEEDS, "--jobs", "2")],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
     assert rerun.returncode == 0 and rerun.stderr == "", rerun.stderr
     final = [(row[0], row[5], row[6], row[9]) for row in survey_table(out)]
-    assert final == [(row[0], row[5], row[6], row[9]) for row in reference[1]], f"moments {moments} (random seed {seed})"
+    assert final == [(row[0], row[5], row[6], row[9]) for row in reference[1]], (
+        f"moments {moments} (random seed {seed})"
+    )

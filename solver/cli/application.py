@@ -103,8 +103,12 @@ app = typer.Typer(
 @app.callback(invoke_without_command=True)
 def _global_options(
     context: typer.Context,
-    version: bool | None = typer.Option(None, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."),
-    debug: bool = typer.Option(False, "--debug", help="Show the traceback of an internal error (also PATIENCE_DEBUG=1)."),
+    version: bool | None = typer.Option(
+        None, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
+    ),
+    debug: bool = typer.Option(
+        False, "--debug", help="Show the traceback of an internal error (also PATIENCE_DEBUG=1)."
+    ),
 ) -> None:
     """Exhaustive solver and solvability checker for patience (solitaire) games."""
     if context.invoked_subcommand is None:

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import json
-from typing import List, Optional
 
 import typer
 
+from solver.cli.errors import UsageError
 from solver.cli.options import (
     DealOption,
     GameArgument,
@@ -18,7 +18,6 @@ from solver.cli.options import (
     SeedOption,
     VariantOption,
 )
-from solver.cli.errors import UsageError
 from solver.cli.solve import Deals
 from solver.service.hinting import Hint, hints
 from solver.service.setup import Setup, limits
@@ -26,13 +25,13 @@ from solver.service.setup import Setup, limits
 
 def hint_command(
     game: str = GameArgument,
-    seed: Optional[int] = SeedOption,
-    deal: Optional[str] = DealOption,
-    position: Optional[str] = PositionOption,
-    variant: Optional[str] = VariantOption,
-    option: List[str] = OptionsOption,
-    max_nodes: Optional[int] = MaxNodesOption,
-    max_seconds: Optional[float] = MaxSecondsOption,
+    seed: int | None = SeedOption,
+    deal: str | None = DealOption,
+    position: str | None = PositionOption,
+    variant: str | None = VariantOption,
+    option: list[str] = OptionsOption,
+    max_nodes: int | None = MaxNodesOption,
+    max_seconds: float | None = MaxSecondsOption,
     max_memory: str = MaxMemoryOption,
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object with the moves in order."),
 ) -> None:

@@ -34,7 +34,9 @@ def text_lines(source: str, what: str) -> Iterator[str]:
             if not raw:
                 return
             if len(raw) > MAX_LINE:
-                raise UsageError(f"{what} {name_of(source)}: line {number} is longer than {MAX_LINE} bytes; is it a text file?")
+                raise UsageError(
+                    f"{what} {name_of(source)}: line {number} is longer than {MAX_LINE} bytes; is it a text file?"
+                )
             yield _decoded(raw, source, what, number).rstrip("\r\n")
 
 

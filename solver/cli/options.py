@@ -9,7 +9,9 @@ GameArgument = typer.Argument(..., help="A game or variant name.")
 VariantOption = typer.Option(None, "--variant", "-v", help="A named preset of the game's options.")
 OptionsOption = typer.Option([], "--option", "-o", help="Set one option: name=value (repeatable).")
 SeedOption = typer.Option(None, "--seed", "-s", help="PySolFC game number (1 to 10**20).")
-DealOption = typer.Option(None, "--deal", "-d", help="The cards in deal order, e.g. 'AS 7H ...'; '-': read them from standard input.")
+DealOption = typer.Option(
+    None, "--deal", "-d", help="The cards in deal order, e.g. 'AS 7H ...'; '-': read them from standard input."
+)
 FileOption = typer.Option(
     None, "--file", "-f", help="A file of deals or positions: one per line, # comments; '-': standard input."
 )

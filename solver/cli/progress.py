@@ -53,7 +53,9 @@ class ProgressBar:
             transient=False,
         )
         self.started, self.start_done = time.monotonic(), done
-        self.task = self.bar.add_task(self.title, total=total, completed=done, won=won, rate="-", share=_share(won, done))
+        self.task = self.bar.add_task(
+            self.title, total=total, completed=done, won=won, rate="-", share=_share(won, done)
+        )
         self.bar.start()
 
     def close(self) -> None:

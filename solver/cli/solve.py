@@ -4,16 +4,16 @@ from __future__ import annotations
 
 import itertools
 import os
-from pathlib import Path
 from collections.abc import Iterator
-from typing import Any, List, Optional
+from pathlib import Path
+from typing import Any
 
 import typer
 
 from rulesets import families, find_game
 from rulesets.cards import Card, format_cards
+from solver.api import Solved
 from solver.cli.errors import ExitCode, UsageError, say
-from solver.errors import UserError
 from solver.cli.inputs import STDIN, name_of, read_text, text_lines, without_bom
 from solver.cli.options import (
     DealOption,
@@ -27,9 +27,9 @@ from solver.cli.options import (
     SeedOption,
     VariantOption,
 )
+from solver.errors import UserError
 from solver.result import Verdict
 from solver.service.setup import Setup, limits
-from solver.api import Solved
 from solver.service.solving import Outcome, solve_from
 from solver.service.verification import check_record_is_for, read_solution, verify
 
@@ -50,8 +50,8 @@ def describe(game: str = GameArgument) -> None:
 def deal(
     game: str = GameArgument,
     seed: int = typer.Option(..., "--seed", "-s", help="PySolFC game number (1 to 10**20)."),
-    variant: Optional[str] = VariantOption,
-    option: List[str] = OptionsOption,
+    variant: str | None = VariantOption,
+    option: list[str] = OptionsOption,
 ) -> None:
     """Print the deal of a seeded game, first dealt first."""
     setup = Setup.of(game, variant, option)
@@ -60,22 +60,26 @@ def deal(
 
 def solve_command(
     game: str = GameArgument,
-    seed: Optional[int] = SeedOption,
-    deal: Optional[str] = DealOption,
-    file: Optional[str] = FileOption,
-    position: Optional[str] = PositionOption,
-    variant: Optional[str] = VariantOption,
-    option: List[str] = OptionsOption,
-    max_nodes: Optional[int] = MaxNodesOption,
-    max_seconds: Optional[float] = MaxSecondsOption,
+    seed: int | None = SeedOption,
+    deal: str | None = DealOption,
+    file: str | None = FileOption,
+    position: str | None = PositionOption,
+    variant: str | None = VariantOption,
+    option: list[str] = OptionsOption,
+    max_nodes: int | None = MaxNodesOption,
+    max_seconds: float | None = MaxSecondsOption,
     max_memory: str = MaxMemoryOption,
-    fewest_redeals: bool = typer.Option(False, "--fewest-redeals", help="Find the win with the fewest passes through the stock (IDA*)."),
+    fewest_redeals: bool = typer.Option(
+        False, "--fewest-redeals", help="Find the win with the fewest passes through the stock (IDA*)."
+    ),
     show: bool = typer.Option(False, "--show", help="Draw the layout after each move."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per deal per line."),
     verdict_code: bool = typer.Option(
-        False, "--verdict-code", help="Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts)."
+        False,
+        "--verdict-code",
+        help="Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts).",
     ),
-    html: Optional[Path] = typer.Option(None, "--html", help="Also write a page replaying the line move by move."),
+    html: Path | None = typer.Option(None, "--html", help="Also write a page replaying the line move by move."),
 ) -> None:
     """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves.
 
@@ -116,14 +120,16 @@ def _verdict_exit_code(verdicts: set[Verdict]) -> int:
 def verify_command(
     game: str = GameArgument,
     solution: str = typer.Option(
-        ..., "--solution", help="File of moves (one per line, or what 'solve' prints), or a --json record; '-': standard input."
+        ...,
+        "--solution",
+        help="File of moves (one per line, or what 'solve' prints), or a --json record; '-': standard input.",
     ),
-    seed: Optional[int] = SeedOption,
-    deal: Optional[str] = DealOption,
-    file: Optional[str] = FileOption,
-    position: Optional[str] = PositionOption,
-    variant: Optional[str] = VariantOption,
-    option: List[str] = OptionsOption,
+    seed: int | None = SeedOption,
+    deal: str | None = DealOption,
+    file: str | None = FileOption,
+    position: str | None = PositionOption,
+    variant: str | None = VariantOption,
+    option: list[str] = OptionsOption,
 ) -> None:
     """Replay a solution through the rules; report the first illegal move, if any.
 
@@ -172,11 +178,11 @@ class Deals:
     def __init__(
         self,
         setup: Setup,
-        seed: Optional[int],
-        deal: Optional[str],
-        file: Optional[str],
+        seed: int | None,
+        deal: str | None,
+        file: str | None,
         strict: bool = False,
-        position: Optional[str] = None,
+        position: str | None = None,
     ) -> None:
         named = (("--seed", seed), ("--deal", deal), ("--file", file), ("--position", position))
         given = [name for name, value in named if value is not None]
@@ -209,6 +215,7 @@ class Deals:
             return
         for found in self.setup.read_deals(rest):
             if found.cards is None:
+                assert found.error is not None, "a deal line without cards carries its error"
                 self._bad(found.line, found.error)
             else:
                 yield None, found.cards, self.setup.game.start(found.cards)
@@ -258,8 +265,10 @@ def _print_outcome(outcome: Outcome, show: bool) -> None:
         typer.echo(line)
     cost = outcome.cost()
     if cost is not None:
-        proof = "fewest" if result.limit is None else (
-            f"fewest not proven, at least {result.least_cost_floor}: limit {result.limit} reached"
+        proof = (
+            "fewest"
+            if result.limit is None
+            else (f"fewest not proven, at least {result.least_cost_floor}: limit {result.limit} reached")
         )
         typer.echo(f"redeals: {cost} ({proof})")
     stats = result.stats

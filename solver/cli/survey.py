@@ -4,7 +4,6 @@ survey file says)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import List, Optional
 
 import typer
 
@@ -39,15 +38,17 @@ def survey_command(
     seeds: str = typer.Option(..., "--seeds", help="Seed ranges, e.g. 1-100000 or 1-1000,2000-2100."),
     out: Path = typer.Option(..., "--out", help="The SQLite survey file (created, or resumed)."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU; at most four per CPU)."),
-    variant: Optional[str] = VariantOption,
-    option: List[str] = OptionsOption,
-    max_nodes: Optional[int] = MaxNodesOption,
-    max_seconds: Optional[float] = MaxSecondsOption,
+    variant: str | None = VariantOption,
+    option: list[str] = OptionsOption,
+    max_nodes: int | None = MaxNodesOption,
+    max_seconds: float | None = MaxSecondsOption,
     max_memory: str = MaxMemoryOption,
-    scheduler: Optional[str] = typer.Option(
-        None, "--scheduler", help="Run on the Dask distributed cluster at this address, e.g. tcp://HOST:8786 (extra 'dask')."
+    scheduler: str | None = typer.Option(
+        None,
+        "--scheduler",
+        help="Run on the Dask distributed cluster at this address, e.g. tcp://HOST:8786 (extra 'dask').",
     ),
-    progress: Optional[bool] = typer.Option(
+    progress: bool | None = typer.Option(
         None, "--progress/--no-progress", help="Show a progress bar (default: only on a terminal, not under CI)."
     ),
 ) -> None:
@@ -94,9 +95,15 @@ def _print_tally(out: Path, tally: Tally) -> None:
 
 def report_command(
     file: Path = typer.Argument(..., help="A survey file written by 'patience survey'."),
-    as_csv: Optional[str] = typer.Option(None, "--csv", help="Write every deal as CSV to this file ('-': standard output)."),
-    as_json: Optional[str] = typer.Option(None, "--json", help="Write the summary and every deal as JSON to this file ('-': standard output)."),
-    plot_file: Optional[str] = typer.Option(None, "--plot", help="Draw the score histogram to this PNG file (extra 'plot')."),
+    as_csv: str | None = typer.Option(
+        None, "--csv", help="Write every deal as CSV to this file ('-': standard output)."
+    ),
+    as_json: str | None = typer.Option(
+        None, "--json", help="Write the summary and every deal as JSON to this file ('-': standard output)."
+    ),
+    plot_file: str | None = typer.Option(
+        None, "--plot", help="Draw the score histogram to this PNG file (extra 'plot')."
+    ),
     slowest: int = typer.Option(10, "--slowest", help="How many of the slowest deals to list (0 or more)."),
 ) -> None:
     """Summarize a survey: win rate with a 95% Wilson interval, lost/unknown, scores, slowest deals.

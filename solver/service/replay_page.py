@@ -51,8 +51,7 @@ def _step_data(move: str, picture: Picture, touched: frozenset[str]) -> dict[str
         {
             "fanned": index < len(picture.fanned) and picture.fanned[index],
             "places": [
-                {"label": place.label, "cards": [NAME[code] for code in place.cards],
-                 "down": place.face_down}
+                {"label": place.label, "cards": [NAME[code] for code in place.cards], "down": place.face_down}
                 for place in row
             ],
         }
@@ -249,7 +248,8 @@ document.addEventListener("keydown", event => {
 render();
 """
 
-_PAGE = Template("""<!DOCTYPE html>
+_PAGE = Template(
+    """<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
@@ -274,12 +274,15 @@ _PAGE = Template("""<!DOCTYPE html>
 <ol id="moves"></ol>
 </div>
 </main>
-""" + _SUITS + """
+"""
+    + _SUITS
+    + """
 <script type="application/json" id="replay-data">$data</script>
 <script>$js</script>
 </body>
 </html>
-""")
+"""
+)
 
 
 def outcome_page(outcome: Any) -> str:
@@ -292,7 +295,11 @@ def outcome_page(outcome: Any) -> str:
         "game": setup.family.name,
         "variant": setup.variant,
         "rules": options or "(no options)",
-        "deal": f"PySolFC #{outcome.seed}" if outcome.seed is not None else "explicit deal" if outcome.deal else "position",
+        "deal": f"PySolFC #{outcome.seed}"
+        if outcome.seed is not None
+        else "explicit deal"
+        if outcome.deal
+        else "position",
         "verdict": outcome.result.verdict.value,
         "score": "no end reached" if score is None else f"{score} {setup.family.score_label}",
     }

@@ -84,8 +84,13 @@ def _threshold(threshold: tuple[str, int], histogram: list[dict[str, Any]], deal
     """The deals reaching the game's threshold win (Sheinwold's five piles), and their rate."""
     name, most = threshold
     count = sum(row["deals"] for row in histogram if row["score"] is not None and row["score"] <= most)
-    return {"name": name, "at_most": most, "deals": count, "rate": count / deals if deals else None,
-            "rate_95": list(wilson(count, deals))}
+    return {
+        "name": name,
+        "at_most": most,
+        "deals": count,
+        "rate": count / deals if deals else None,
+        "rate_95": list(wilson(count, deals)),
+    }
 
 
 def _settings(path: Path, meta: dict[str, str], family: Any) -> dict[str, Any]:
@@ -142,7 +147,10 @@ def _head(summary: dict[str, Any]) -> list[str]:
     """The settings, the counts with their rates, and the CPU time."""
     survey, deals = summary["survey"], summary["deals"]
     options = ", ".join(f"{k}={v}" for k, v in survey["options"].items()) or "none"
-    limits = ", ".join(f"{k}={_size(v) if k == 'max_memory' else v}" for k, v in survey["limits"].items() if v is not None) or "none"
+    limits = (
+        ", ".join(f"{k}={_size(v) if k == 'max_memory' else v}" for k, v in survey["limits"].items() if v is not None)
+        or "none"
+    )
     lines = [
         f"{survey['game']} ({survey['variant']}), solver {survey['solver_version']}",
         f"options: {options}",
@@ -150,18 +158,30 @@ def _head(summary: dict[str, Any]) -> list[str]:
         f"deals: {deals}" + (f" (seeds {summary['seeds']['min']} to {summary['seeds']['max']})" if deals else ""),
     ]
     low, high = summary["win_rate_95"]
-    lines.append(f"won: {summary['won']}  win rate {_percent(summary['win_rate'])} (95% Wilson interval {_percent(low)} to {_percent(high)})")
-    lines.append(f"lost: {summary['lost']}  unknown: {summary['unknown']}" + (
-        f"  (win rate at most {_percent(summary['win_rate_if_unknown_won'])} if every unknown deal were won)"
-        if summary["unknown"] else ""))
+    lines.append(
+        f"won: {summary['won']}  win rate {_percent(summary['win_rate'])} "
+        f"(95% Wilson interval {_percent(low)} to {_percent(high)})"
+    )
+    lines.append(
+        f"lost: {summary['lost']}  unknown: {summary['unknown']}"
+        + (
+            f"  (win rate at most {_percent(summary['win_rate_if_unknown_won'])} if every unknown deal were won)"
+            if summary["unknown"]
+            else ""
+        )
+    )
     if "threshold" in summary:
         t = summary["threshold"]
         tl, th = t["rate_95"]
-        lines.append(f"{t['name']} win ({t['at_most']} or fewer): {t['deals']}  rate {_percent(t['rate'])} "
-                     f"(95% Wilson interval {_percent(tl)} to {_percent(th)})")
+        lines.append(
+            f"{t['name']} win ({t['at_most']} or fewer): {t['deals']}  rate {_percent(t['rate'])} "
+            f"(95% Wilson interval {_percent(tl)} to {_percent(th)})"
+        )
     if deals:
-        lines.append(f"CPU: {summary['cpu_seconds']:.1f} s in all, mean {summary['mean_seconds']:.4f} s, "
-                     f"max {summary['max_seconds']:.3f} s per deal; {summary['nodes']} nodes")
+        lines.append(
+            f"CPU: {summary['cpu_seconds']:.1f} s in all, mean {summary['mean_seconds']:.4f} s, "
+            f"max {summary['max_seconds']:.3f} s per deal; {summary['nodes']} nodes"
+        )
     return lines
 
 
@@ -172,7 +192,10 @@ def _histogram(summary: dict[str, Any], width: int) -> list[str]:
         return []
     unproven = deals - summary["scores_proven"]
     label = summary["survey"]["score_label"]
-    lines = ["", f"{label} (best reached; {unproven} not proven minimal):" if unproven else f"{label} (proven minimum):"]
+    lines = [
+        "",
+        f"{label} (best reached; {unproven} not proven minimal):" if unproven else f"{label} (proven minimum):",
+    ]
     most = max(row["deals"] for row in histogram)
     for row in histogram:
         score = "none" if row["score"] is None else str(row["score"])
@@ -205,10 +228,13 @@ def _records(path: Path) -> Iterator[tuple[tuple[str, ...], Iterator[dict[str, A
     store = Store(path)
     try:
         columns = tuple(c for c in COLUMNS if c != "redeals" or "fewest_redeals" in store.meta)
-        yield columns, (
-            {c: value for c, value in row._asdict().items() if c in columns}
-            | {"options": json.loads(row.options), "score_proven": bool(row.score_proven)}
-            for row in store.rows()
+        yield (
+            columns,
+            (
+                {c: value for c, value in row._asdict().items() if c in columns}
+                | {"options": json.loads(row.options), "score_proven": bool(row.score_proven)}
+                for row in store.rows()
+            ),
         )
     finally:
         store.close()

@@ -165,7 +165,9 @@ class Store:
         """Refuse a file that is not a survey or is damaged."""
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not {"survey", "deals"} <= tables:
-            raise SurveyError(f"{self.path} is an SQLite file but not a survey file (it has no survey and deals tables){fix}")
+            raise SurveyError(
+                f"{self.path} is an SQLite file but not a survey file (it has no survey and deals tables){fix}"
+            )
         problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
         if problem != "ok":
             raise _damaged(self.path, " ".join(problem.split()))
@@ -242,7 +244,9 @@ class Store:
     def stored_in(self, low: int, high: int) -> set[int]:
         """The stored seeds from ``low`` to ``high``."""
         with self._faults("read"):
-            return {seed for (seed,) in self.db.execute("SELECT seed FROM deals WHERE seed BETWEEN ? AND ?", (low, high))}
+            return {
+                seed for (seed,) in self.db.execute("SELECT seed FROM deals WHERE seed BETWEEN ? AND ?", (low, high))
+            }
 
     def count_in(self, spans: Sequence[Span]) -> tuple[int, int]:
         """(stored deals, of which won) within the seed ranges."""
@@ -250,7 +254,8 @@ class Store:
         with self._faults("read"):
             for low, high in spans:
                 n, w = self.db.execute(
-                    "SELECT COUNT(*), COALESCE(SUM(result = 'won'), 0) FROM deals WHERE seed BETWEEN ? AND ?", (low, high)
+                    "SELECT COUNT(*), COALESCE(SUM(result = 'won'), 0) FROM deals WHERE seed BETWEEN ? AND ?",
+                    (low, high),
                 ).fetchone()
                 done, won = done + n, won + w
         return done, won
@@ -300,8 +305,11 @@ def _fault(path: Path, error: sqlite3.Error | OSError, doing: str) -> StoreFault
     if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
         return _damaged(path, str(error))
     if code == _SQLITE_CANTOPEN:
-        return StoreFault(path, f"cannot open the file or create its -wal and -shm files beside it ({error})",
-                          "check that its directory is writable")
+        return StoreFault(
+            path,
+            f"cannot open the file or create its -wal and -shm files beside it ({error})",
+            "check that its directory is writable",
+        )
     return StoreFault(path, f"cannot {doing} the file ({error})", "check the disk")
 
 
@@ -311,8 +319,12 @@ _MODES = {"rw": "mode=rwc", "ro": "mode=ro", "immutable": "immutable=1"}
 def _damaged(path: Path, problem: str) -> StoreFault:
     """A damaged file: rerunning cannot mend it, but SQLite's shell can copy what is readable."""
     recovered = path.with_name(f"{path.stem}-recovered{path.suffix}")
-    return StoreFault(path, f"the file is damaged ({problem})",
-                      f"copy what is readable with: sqlite3 {path} .recover | sqlite3 {recovered}", resumable=False)
+    return StoreFault(
+        path,
+        f"the file is damaged ({problem})",
+        f"copy what is readable with: sqlite3 {path} .recover | sqlite3 {recovered}",
+        resumable=False,
+    )
 
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
@@ -344,7 +356,9 @@ def status(path: Path) -> os.stat_result | None:
         return None
     except (OSError, ValueError) as error:
         name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
-        raise SurveyError(f"{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error})") from None
+        raise SurveyError(
+            f"{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error})"
+        ) from None
 
 
 def side_files(path: Path) -> tuple[Path, ...]:

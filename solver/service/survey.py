@@ -189,7 +189,12 @@ def run_survey(
 
 
 def _fill(
-    spec: SurveySpec, store: Store, seeds: Sequence[Span], workers: int, client: Any, chunk_seconds: float,
+    spec: SurveySpec,
+    store: Store,
+    seeds: Sequence[Span],
+    workers: int,
+    client: Any,
+    chunk_seconds: float,
     on_progress: Callable[[Tally], None] | None,
 ) -> Tally:
     """Count what the open survey holds, then solve and store the rest; a fault of the file or
@@ -214,7 +219,9 @@ def _fill(
         fix = f"{fault.fix}, then rerun the same command to carry on" if fault.resumable else fault.fix
         raise StoreFault(store.path, f"{fault.what} after {_stored(tally)} were stored", fix) from None
     except SchedulerLost as lost:
-        raise SchedulerLost(f"{lost}; {_stored(tally)} are stored in {store.path}: rerun the same command to carry on") from None
+        raise SchedulerLost(
+            f"{lost}; {_stored(tally)} are stored in {store.path}: rerun the same command to carry on"
+        ) from None
     return tally
 
 
@@ -223,7 +230,9 @@ def worker_count(jobs: int) -> int:
     would only crowd the machine (and each is a process), so they are refused."""
     cpus = os.cpu_count() or 1
     if not 0 <= jobs <= 4 * cpus:
-        raise SurveyError(f"--jobs must be from 0 (one per CPU) to {4 * cpus} (four per CPU on this machine), not {jobs}")
+        raise SurveyError(
+            f"--jobs must be from 0 (one per CPU) to {4 * cpus} (four per CPU on this machine), not {jobs}"
+        )
     return jobs or cpus
 
 
@@ -310,7 +319,9 @@ def _worker_init(parent: int) -> None:
 def _run_pool(spec: SurveySpec, chunker: _Chunker, jobs: int, arrived: Arrived) -> None:
     import multiprocessing
 
-    pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init, initargs=(os.getpid(),))
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init, initargs=(os.getpid(),)
+    )
     running: set[Future[list[Row]]] = set()
     try:
         while True:
@@ -372,7 +383,9 @@ def _run_dask(spec: SurveySpec, chunker: _Chunker, client: Any, arrived: Arrived
             future.release()
             feed()
     except (CancelledError, OSError, TimeoutError) as error:  # the store raises none of these
-        raise SchedulerLost(f"the Dask scheduler at {client.scheduler.address} went away ({type(error).__name__})") from None
+        raise SchedulerLost(
+            f"the Dask scheduler at {client.scheduler.address} went away ({type(error).__name__})"
+        ) from None
     except BaseException:
         client.cancel(list(submitted))
         raise

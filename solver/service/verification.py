@@ -25,7 +25,13 @@ from solver.service.setup import Setup
 Record = dict[str, Any]
 
 _WHOLE, _NUMBER, _TEXT, _FLAG, _NULL, _MOVES, _OBJECT = (
-    "a whole number", "a number", "a string", "true or false", "null", "a list of moves", "an object",
+    "a whole number",
+    "a number",
+    "a string",
+    "true or false",
+    "null",
+    "a list of moves",
+    "an object",
 )
 #: The fields of a --json record (beside the game's score field and its threshold's name), and
 #: the kinds of value each may hold.
@@ -61,7 +67,9 @@ def read_solution(text: str, setup: Setup) -> tuple[list[str], Record | None]:
         return _read_record(stripped, setup)
     titles = [line for line in text.splitlines() if _TITLE.match(line)]
     if len(titles) > 1:
-        raise MoveError(f"the solution file holds the lines of {len(titles)} deals; verify takes one: keep one deal's part")
+        raise MoveError(
+            f"the solution file holds the lines of {len(titles)} deals; verify takes one: keep one deal's part"
+        )
     if titles:
         return _read_printout(text.splitlines(), setup)
     moves = []
@@ -88,7 +96,9 @@ def _read_record(text: str, setup: Setup) -> tuple[list[str], Record]:
         values.append(value)
         at = len(text) - len(text[at:].lstrip())
     if len(values) != 1:
-        raise MoveError(f"the solution file holds {len(values)} JSON records; verify checks one: keep the record of this deal")
+        raise MoveError(
+            f"the solution file holds {len(values)} JSON records; verify checks one: keep the record of this deal"
+        )
     record = values[0]
     if not isinstance(record, dict):
         raise MoveError("malformed solution file: a --json record is a JSON object ({...}), as 'solve --json' writes")
@@ -109,10 +119,14 @@ def _check_kinds(record: Record, setup: Setup) -> None:
         fields[family.threshold[0]] = (_FLAG,)
     for name, value in record.items():
         if name not in fields:
-            raise MoveError(f"the record's field {name!r} is not one 'solve --json' writes for {family.name}; remove it")
+            raise MoveError(
+                f"the record's field {name!r} is not one 'solve --json' writes for {family.name}; remove it"
+            )
         kind = _kind(value)
         if kind not in fields[name]:
-            raise MoveError(f"the record's {name} is {json.dumps(value)} ({kind}); it must be {' or '.join(fields[name])}")
+            raise MoveError(
+                f"the record's {name} is {json.dumps(value)} ({kind}); it must be {' or '.join(fields[name])}"
+            )
     if "result" in record and record["result"] not in [verdict.value for verdict in Verdict]:
         raise MoveError(f"the record's result is {record['result']!r}; it must be won, lost or unknown")
     if record.get("limit") not in (None, *_LIMITS):
@@ -155,7 +169,7 @@ def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], Record]:
     title = _TITLE.match(lines[at])
     assert title is not None
     moves: list[str] = []
-    for line in lines[at + 1:]:
+    for line in lines[at + 1 :]:
         numbered = _NUMBERED.match(line)
         if numbered and int(numbered["number"]) == len(moves) + 1:
             moves.append(numbered["move"])
@@ -212,10 +226,14 @@ def check_record_is_for(
     if deal is not None and record.get("deal") is not None and record["deal"] != format_cards(deal):
         raise MoveError(f"the record's deal is {record['deal']!r}, but this verification is for {format_cards(deal)!r}")
     if deal is not None and record.get("seed") is not None and family.seeded_deal(record["seed"]) != deal:
-        raise MoveError(f"the record's seed is {record['seed']}, but the deal being verified is not PySolFC's deal {record['seed']}")
+        raise MoveError(
+            f"the record's seed is {record['seed']}, but the deal being verified is not PySolFC's deal {record['seed']}"
+        )
     position = setup.game.write_position(start)
     if record.get("position", position) != position:
-        raise MoveError(f"the record's position is {record['position']!r}, but this verification starts from {position!r}")
+        raise MoveError(
+            f"the record's position is {record['position']!r}, but this verification starts from {position!r}"
+        )
     return None if difference is None else f"note: {difference}; replayed under the rules asked for"
 
 
@@ -224,7 +242,11 @@ def _rules_difference(record: Record, setup: Setup) -> str | None:
     being verified under, in words; None if they are the same."""
     if "options" not in record:
         variant = record.get("variant", setup.variant)
-        return None if variant == setup.variant else f"the record is for variant {variant}, this verification for {setup.variant}"
+        return (
+            None
+            if variant == setup.variant
+            else f"the record is for variant {variant}, this verification for {setup.variant}"
+        )
     options = record["options"]
     for name in sorted(set(options) | set(setup.settings)):
         if name not in setup.settings:
@@ -232,7 +254,8 @@ def _rules_difference(record: Record, setup: Setup) -> str | None:
         if options.get(name) != setup.settings[name]:
             spelled = setup.family.option(name).spell
             claimed = spelled(options[name]) if name in options else "missing"
-            return f"the record was solved with {name}={claimed}, this verification has {name}={spelled(setup.settings[name])}"
+            asked = spelled(setup.settings[name])
+            return f"the record was solved with {name}={claimed}, this verification has {name}={asked}"
     return None
 
 
@@ -262,7 +285,13 @@ def verify(setup: Setup, start: Any, texts: Sequence[str], record: Record | None
             return Verification(len(moves), f"move {number} ({text}) is illegal: {error}", False, None, None)
         outcome = replay(ruleset, state, [move])
         if outcome.illegal_at is not None:
-            return Verification(len(moves), f"move {number} ({text}) is illegal in position: {ruleset.write_position(state)}", False, None, None)
+            return Verification(
+                len(moves),
+                f"move {number} ({text}) is illegal in position: {ruleset.write_position(state)}",
+                False,
+                None,
+                None,
+            )
         moves.append(move)
         state = outcome.final
     won = ruleset.is_won(state)
@@ -272,7 +301,9 @@ def verify(setup: Setup, start: Any, texts: Sequence[str], record: Record | None
     return Verification(len(moves), None, won, reached, broken)
 
 
-def _broken_claim(record: Record, setup: Setup, start: Any, moves: list[Any], won: bool, reached: int | None) -> str | None:
+def _broken_claim(
+    record: Record, setup: Setup, start: Any, moves: list[Any], won: bool, reached: int | None
+) -> str | None:
     """The first claim of the record about its play (verdict, score, limit, redeals) that the
     moves do not bear out, or that contradicts the record's other claims."""
     result = record.get("result")
@@ -290,7 +321,8 @@ def _broken_claim(record: Record, setup: Setup, start: Any, moves: list[Any], wo
     if family.threshold is not None and family.threshold[0] in record:
         name, most = family.threshold
         if record[name] != (reached is not None and reached <= most):
-            return f"the record claims {name} {json.dumps(record[name])}, but its moves reach {family.score_label} {reached}"
+            claim = json.dumps(record[name])
+            return f"the record claims {name} {claim}, but its moves reach {family.score_label} {reached}"
     return _broken_limit_claim(record) or _broken_redeals_claim(record, setup, start, moves)
 
 
@@ -323,8 +355,11 @@ def _broken_redeals_claim(record: Record, setup: Setup, start: Any, moves: list[
         return f"the record claims {record['redeals']} redeals, but its moves hold {redeals}"
     proven = record.get("limit") is None
     if record.get("fewest_redeals_proven", proven) != proven:
-        return f"the record claims fewest_redeals_proven {str(not proven).lower()}, but its limit is {record.get('limit')}"
+        return (
+            f"the record claims fewest_redeals_proven {str(not proven).lower()}, but its limit is {record.get('limit')}"
+        )
     least = record.get("redeals_at_least", redeals if proven else 0)
     if least is None or least > redeals or (proven and least != redeals):
-        return f"the record claims redeals_at_least {least}, which does not go with {redeals} redeals ({'' if proven else 'not '}proven fewest)"
+        how = "proven fewest" if proven else "not proven fewest"
+        return f"the record claims redeals_at_least {least}, which does not go with {redeals} redeals ({how})"
     return None

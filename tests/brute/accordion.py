@@ -34,6 +34,7 @@ def merge(piles: Piles, i: int, distance: int) -> Piles:
 
 # --- the whole deck laid out first, moving at will -----------------------------------------------
 
+
 def open_layout(cards: list[str]) -> Piles:
     return tuple((card,) for card in cards)
 
@@ -68,6 +69,7 @@ def open_row_layouts(cards: list[str]) -> set[Piles]:
 
 
 # --- dealt one card at a time, under the options -------------------------------------------------
+
 
 class Rules(NamedTuple):
     """The option values, as the rules word them."""

@@ -8,7 +8,7 @@ of a win are found by a 0-1 breadth-first search over redeal cost.
 from __future__ import annotations
 
 from collections import deque
-from typing import Hashable, Sequence
+from collections.abc import Hashable, Sequence
 
 Card = tuple[int, str]  # (rank, suit): rank 1 is the Ace
 Pile = tuple[Card, ...]
