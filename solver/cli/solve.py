@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -29,6 +28,7 @@ from solver.cli.options import (
 )
 from solver.errors import UserError
 from solver.result import Verdict
+from solver.service.output import replacing
 from solver.service.setup import Setup, limits
 from solver.service.solving import Outcome, solve_from
 from solver.service.verification import check_record_is_for, read_solution, verify
@@ -90,6 +90,8 @@ def solve_command(
     bounds = limits(max_nodes, max_seconds, max_memory)
     if html is not None and file is not None:
         raise UsageError("--html replays one deal: give it with --seed, --deal or --position, not --file")
+    if html is not None and (html.is_dir() or not html.parent.is_dir()):
+        raise UsageError(f"--html {html}: give a file name in a directory that exists")
     deals = Deals(setup, seed, deal, file, position=position)
     verdicts = set()
     for number, (deal_seed, cards, start) in enumerate(deals):
@@ -97,7 +99,8 @@ def solve_command(
         outcome = solved.outcome
         verdicts.add(outcome.result.verdict)
         if html is not None:
-            write_atomically(html, solved.to_html())
+            with replacing(str(html)) as page:
+                page.write(solved.to_html())
         if as_json:
             typer.echo(solved.to_json())
         else:
@@ -299,14 +302,3 @@ def _print_layout(game: Any, state: Any, touched: frozenset[str]) -> None:
     for line in game.picture(state).text(touched).splitlines():
         typer.echo(f"       {line}")
     typer.echo(f"       position: {game.write_position(state)}")
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file renamed into place, so that an
-    interrupted write never leaves half a file (nor clobbers the old one)."""
-    temporary = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    try:
-        temporary.write_text(text, encoding="utf-8")
-        os.replace(temporary, path)
-    finally:
-        temporary.unlink(missing_ok=True)

@@ -1,4 +1,5 @@
-"""The service's own user errors: a survey that cannot run, be stored or be read."""
+"""The service's own user errors: a survey that cannot run, be stored or be read, and an output
+that cannot be written."""
 
 from __future__ import annotations
 
@@ -7,7 +8,12 @@ from solver.errors import UserError
 
 class SurveyError(UserError):
     """A survey that cannot run or be read: bad seed ranges, a foreign, damaged or mismatched file,
-    a missing extra (Dask, matplotlib), an unreachable scheduler, an export that cannot be written."""
+    a missing extra (Dask, matplotlib), an unreachable scheduler."""
+
+
+class OutputError(UserError):
+    """A file a command writes (an export, a plot, a replay page) that cannot be written; the
+    file that was there is left as it was."""
 
 
 class StoreFault(SurveyError):

@@ -10,14 +10,13 @@ import json
 import math
 import os
 import stat
-import sys
-import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from solver.service.errors import SurveyError
+from solver.service.output import replacing
 from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import wilson
 from solver.service.store import COLUMNS, Store, side_files, status
@@ -275,53 +274,9 @@ def _same_file(path: Path, other: Path) -> bool:
     return path.exists() and other.exists() and os.path.samefile(path, other)
 
 
-@contextmanager
-def _replacing(target: str, binary: bool = False) -> Iterator[IO[Any]]:
-    """A file to write ``target`` to: standard output for ``-``; a device or pipe (``/dev/stdout``)
-    as it is; otherwise a temporary file beside it, renamed over it once complete, so that a
-    failed export leaves no half-written file (the file a symbolic link names is replaced)."""
-    if target == "-":
-        yield sys.stdout.buffer if binary else sys.stdout
-        return
-    found, path = status(Path(target)), Path(target).resolve()
-    temporary: Path | None = None
-    try:
-        if found is not None and not stat.S_ISREG(found.st_mode):
-            with _opened(os.open(target, os.O_WRONLY), binary) as out:
-                yield out
-            return
-        handle, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".part", dir=path.parent)
-        temporary = Path(name)
-        with _opened(handle, binary) as out:
-            yield out
-        os.chmod(temporary, _mode_for(path))
-        os.replace(temporary, path)
-    except BrokenPipeError:
-        raise
-    except OSError as error:
-        raise SurveyError(f"cannot write {target}: {error.strerror}; it was left as it was") from None
-    finally:
-        if temporary is not None:
-            temporary.unlink(missing_ok=True)
-
-
-def _opened(handle: int, binary: bool) -> IO[Any]:
-    """A file object over an open descriptor: bytes, or UTF-8 text with lines as written."""
-    return os.fdopen(handle, "wb") if binary else os.fdopen(handle, "w", newline="", encoding="utf-8")
-
-
-def _mode_for(path: Path) -> int:
-    """The permissions of the file an export replaces, or those a new file gets (the umask's)."""
-    if path.exists():
-        return path.stat().st_mode & 0o7777
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
 def write_csv(path: Path, target: str) -> None:
     """One line per deal; options as JSON in one column."""
-    with _records(path) as (columns, records), _replacing(target) as out:
+    with _records(path) as (columns, records), replacing(target) as out:
         writer = csv.writer(out)
         writer.writerow(columns)
         for record in records:
@@ -332,7 +287,7 @@ def write_csv(path: Path, target: str) -> None:
 def write_json(path: Path, summary: dict[str, Any], target: str) -> None:
     """The summary plus every deal, as one JSON object (strict JSON: no NaN or infinity)."""
     document = json.dumps({**summary, "rows": exported(path)[1]}, indent=1, allow_nan=False)
-    with _replacing(target) as out:
+    with replacing(target) as out:
         out.write(document + "\n")
 
 
@@ -364,7 +319,7 @@ def plot(summary: dict[str, Any], target: str) -> None:
             f"won {_percent(summary['win_rate'])} [{_percent(low)}, {_percent(high)}]"
         )
         figure.tight_layout()
-        with _replacing(target, binary=True) as out:
+        with replacing(target, binary=True) as out:
             figure.savefig(out, format="png")
     finally:
         pyplot.close(figure)
