@@ -60,6 +60,13 @@ _TRUE = {"yes", "true", "on", "1", "y"}
 _FALSE = {"no", "false", "off", "0", "n"}
 
 
+def spell(value: Any) -> str:
+    """An option value as a user writes it (booleans as yes/no), the form :meth:`Option.parse` reads."""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
 @dataclass(frozen=True)
 class Option:
     """One rule option: its default, the values it takes, and what it means in plain words."""
@@ -85,9 +92,7 @@ class Option:
 
     def spell(self, value: Any) -> str:
         """The value as a user writes it."""
-        if isinstance(value, bool):
-            return "yes" if value else "no"
-        return str(value)
+        return spell(value)
 
     def spell_choices(self) -> str:
         return ", ".join(self.spell(choice) for choice in self.choices)

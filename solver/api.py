@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.cards import Card
-from rulesets.family import OptionError
+from rulesets.family import OptionError, spell
 from solver.errors import UserError
 from solver.service.hinting import Hint, hints
 from solver.service.replay_page import outcome_page
@@ -96,8 +96,7 @@ class Solved:
 
 def setup_of(game: str, variant: str | None = None, options: Mapping[str, Any] | None = None) -> Setup:
     """The game as named (a game or variant name), with ``options`` as a dict of values."""
-    written = [f"{name}={_spell(value)}" for name, value in (options or {}).items()]
-    return Setup.of(game, variant, written)
+    return Setup.of(game, variant, _written(options))
 
 
 def start_of(
@@ -173,7 +172,7 @@ def survey(
     from solver.service.seeds import parse_seeds
     from solver.service.survey import SurveySpec, run_survey
 
-    written = tuple(f"{name}={_spell(value)}" for name, value in (options or {}).items())
+    written = tuple(_written(options))
     bounds = limits(max_nodes, max_seconds, str(max_memory))
     spec = SurveySpec(game, variant, written, bounds.max_nodes, bounds.max_seconds, bounds.max_memory, fewest_redeals)
     spec.setup()  # a bad game, variant or option is refused before the file is touched
@@ -208,7 +207,6 @@ def load_survey(path: str | Path) -> SurveyRows:
     return SurveyRows(path)
 
 
-def _spell(value: Any) -> str:
-    if isinstance(value, bool):
-        return "yes" if value else "no"
-    return str(value)
+def _written(options: Mapping[str, Any] | None) -> list[str]:
+    """Options given as a dict, written ``name=value`` as the command line takes them."""
+    return [f"{name}={spell(value)}" for name, value in (options or {}).items()]

@@ -11,6 +11,7 @@ from solver.analysis import analyse
 from solver.protocol import NO_SCORE
 from solver.result import Limits, Verdict
 from solver.service.setup import Setup
+from solver.service.solving import line_texts
 
 
 @dataclass(frozen=True)
@@ -52,15 +53,7 @@ def hints(setup: Setup, start: Any, limits: Limits) -> list[Hint]:
                 score=None if analysis.score == NO_SCORE else analysis.score,
                 score_proven=analysis.verdict is not Verdict.UNKNOWN,
                 limit=analysis.limit,
-                line=_texts(game, after, analysis.line),
+                line=line_texts(game, after, analysis.line),
             )
         )
     return found
-
-
-def _texts(game: Any, state: Any, line: tuple[Any, ...]) -> list[str]:
-    texts = []
-    for move in line:
-        texts.append(game.describe_move(state, move))
-        state = game.apply(state, move)
-    return texts

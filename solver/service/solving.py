@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -13,6 +14,15 @@ from solver.replay import checked
 from solver.result import Limits, SearchResult, Verdict
 from solver.search import depth_first, iterative_deepening, line_cost
 from solver.service.setup import Setup
+
+
+def line_texts(game: Any, start: Any, line: Sequence[Any]) -> list[str]:
+    """A line of moves played from ``start``, each in the game's move notation."""
+    state, texts = start, []
+    for move in line:
+        texts.append(game.describe_move(state, move))
+        state = game.apply(state, move)
+    return texts
 
 
 @dataclass(frozen=True)
@@ -50,11 +60,7 @@ class Outcome:
 
     def line_text(self) -> list[str]:
         """The best line (the solution when won) in the game's move notation."""
-        game, state, texts = self.setup.game, self.start, []
-        for move in self.result.best_line:
-            texts.append(game.describe_move(state, move))
-            state = game.apply(state, move)
-        return texts
+        return line_texts(self.setup.game, self.start, self.result.best_line)
 
     def record(self) -> dict[str, Any]:
         """The JSON record of this deal (one line per deal in ``--json`` output)."""
