@@ -10,7 +10,8 @@ from typing import Any
 import typer
 
 from rulesets import families, find_game
-from rulesets.cards import Card, format_cards
+from rulesets.cards import Card, CardError, format_cards
+from rulesets.deals import read_deal_lines
 from solver.api import Solved
 from solver.cli.errors import ExitCode, UsageError, say
 from solver.cli.inputs import STDIN, name_of, read_text, text_lines, without_bom
@@ -216,12 +217,17 @@ class Deals:
         if head and ":" in head[-1].split("#", 1)[0]:
             yield from self._positions(rest)
             return
-        for found in self.setup.read_deals(rest):
+        for found in read_deal_lines(rest, self.setup.family.deck()):
             if found.cards is None:
                 assert found.error is not None, "a deal line without cards carries its error"
                 self._bad(found.line, found.error)
-            else:
-                yield None, found.cards, self.setup.game.start(found.cards)
+                continue
+            try:  # the rules' own checks (say, end cards in place) run here, as the line is read
+                start = self.setup.game.start(found.cards)
+            except CardError as error:
+                self._bad(found.line, error)
+                continue
+            yield None, found.cards, start
 
     def _positions(self, lines: Iterator[str]) -> Iterator[tuple[None, None, Any]]:
         """A file of positions (its first line holds a ``name:`` section), one a line."""

@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
 from rulesets import find_game
-from rulesets.cards import Card, CardError
-from rulesets.deals import DealLine, read_deal, read_deal_lines
+from rulesets.cards import Card
+from rulesets.deals import read_deal
 from rulesets.family import Family, OptionError, Ruleset
 from solver.result import Limits
 
@@ -37,31 +37,12 @@ class Setup:
         return cls(family, chosen, settings, family.build(settings))
 
     def deal(self, seed: int | None = None, text: str | None = None) -> list[Card]:
-        """The deal for ``--seed`` or ``--deal`` text; a written deal is checked against the
-        game's deck and its rules (see :meth:`check`)."""
+        """The deal for ``--seed`` or ``--deal`` text, checked against the game's deck (the rules'
+        own checks of a written deal, say Royal Marriage's end cards, run in ``game.start``)."""
         if seed is not None:
             return self.family.seeded_deal(seed)
         assert text is not None
-        return self.check(read_deal(text, self.family.deck()))
-
-    def read_deals(self, lines: Iterable[str]) -> Iterator[DealLine]:
-        """The deals of a deal file, each checked (see :meth:`check`) as soon as its line is read;
-        a bad line comes with its error and the lines after it are still read."""
-        for found in read_deal_lines(lines, self.family.deck()):
-            if found.cards is None:
-                yield found
-                continue
-            try:
-                yield found._replace(cards=self.check(found.cards))
-            except CardError as error:
-                yield DealLine(found.line, None, error)
-
-    def check(self, cards: list[Card]) -> list[Card]:
-        """The deal, if the game can start from it: building the start state runs the ruleset's
-        own checks of a written deal (say, Royal Marriage's end cards), so a misplaced card is
-        named when the deal is read rather than when its turn to be solved comes."""
-        self.game.start(cards)
-        return cards
+        return read_deal(text, self.family.deck())
 
     def position(self, text: str) -> Any:
         """The state written as a position (``--position``), checked by the game's rules."""
