@@ -32,21 +32,29 @@ def _content(line: str) -> str:
     return line.split("#", 1)[0].strip()
 
 
-def read_file_lines(setup: Setup, lines: Iterable[str]) -> Iterator[FileLine]:
-    """The deals, or the positions, of a file's lines, each yielded as soon as its line is read
-    (a file is of positions when its first line holding anything has a ``name:`` section). Each
-    deal is checked against the deck and then by the rules' own start (say, end cards in place)."""
+def _opening(lines: Iterable[str]) -> tuple[int | None, Iterator[str]]:
+    """The number of the first line holding anything if it holds a position (a ``name:``
+    section), else None (a file of deals); and all the lines, read as they are asked for."""
     lines = iter(lines)
     head: list[str] = []  # up to the first line that holds something: a deal or a position?
     for line in lines:
         head.append(line)
         if _content(line):
             break
-    rest = itertools.chain(head, lines)
-    if head and ":" in _content(head[-1]):
-        yield from _positions(setup, rest)
-        return
-    for found in read_deal_lines(rest, setup.family.deck()):
+    return (len(head) if head and ":" in _content(head[-1]) else None), itertools.chain(head, lines)
+
+
+def read_file_lines(setup: Setup, lines: Iterable[str]) -> Iterator[FileLine]:
+    """The deals, or the positions, of a file's lines, each yielded as soon as its line is read
+    (a file is of positions when its first line holding anything has a ``name:`` section)."""
+    position_at, lines = _opening(lines)
+    yield from _deals(setup, lines) if position_at is None else _positions(setup, lines)
+
+
+def _deals(setup: Setup, lines: Iterable[str]) -> Iterator[FileLine]:
+    """A file of deals: each checked against the deck, then by the rules' own start (say, end
+    cards in place)."""
+    for found in read_deal_lines(lines, setup.family.deck()):
         if found.cards is None:
             yield FileLine(found.line, None, None, found.error)
             continue
@@ -81,16 +89,17 @@ def read_deal_file(setup: Setup, source: str) -> DealFile:
     them. A survey keys its rows by line and so needs them all sound: the first bad line, or a
     position, refuses the survey before a survey file is made."""
     name, deals = name_of(source), []
+    position_at, lines = _opening(text_lines(source, "deal file"))
+    if position_at is not None:
+        raise SurveyError(
+            f"deal file {name} line {position_at} holds a position: a survey takes deals, one a line "
+            "(positions are solved with 'patience solve GAME --file')"
+        )
     try:
-        for found in read_file_lines(setup, text_lines(source, "deal file")):
-            where = f"deal file {name} line {found.line}"
+        for found in _deals(setup, lines):
             if found.error is not None:
-                raise SurveyError(f"{where}: {found.error}; correct or remove that line, then rerun")
-            if found.cards is None:
-                raise SurveyError(
-                    f"{where} holds a position: a survey takes deals, one a line "
-                    "(positions are solved with 'patience solve GAME --file')"
-                )
+                raise SurveyError(f"deal file {name} line {found.line}: {found.error}; correct or remove that line")
+            assert found.cards is not None, "a deal line without an error has its cards"
             deals.append((found.line, format_cards(found.cards)))
     except CardError as error:  # a file with no deal at all
         raise SurveyError(f"deal file {name}: {error}") from None
