@@ -66,7 +66,7 @@ def survey_command(
     A file of other rules, options or limits is refused.
     With --file, rows are keyed by line number: every line is checked before the survey file is
     made (a bad line is refused, naming it), and a resumed run on a changed file is refused
-    naming the first line that differs.
+    naming the first line that differs (give it another --out).
     Results are the same whatever --jobs or --scheduler when --max-nodes is the limit that decides;
     --max-seconds counts CPU time, so which deals it cuts off varies with the machine and its load.
     """

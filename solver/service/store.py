@@ -147,8 +147,11 @@ class Store:
         if self.key not in KEYS:
             self.db.close()
             raise SurveyError(f"{self.path} is a survey of deals keyed by {self.key!r}, which this version cannot read")
-        if identity is not None:
+        if identity is not None:  # again: another run may have created the file meanwhile
             self._check(identity, self.meta)
+            if deals is not None:
+                with self._faults("read"):
+                    self._check_lines(self.db, deals)
 
     def _open_to_read(self, fix: str = "") -> sqlite3.Connection:
         """A read-only connection to an existing survey file, checked whole (``fix``: what to add
