@@ -156,9 +156,10 @@ def hint(
 
 def survey(
     game: str,
-    seeds: str,
-    out: str | Path,
+    seeds: str | None = None,
+    out: str | Path | None = None,
     *,
+    file: str | Path | None = None,
     variant: str | None = None,
     options: Mapping[str, Any] | None = None,
     max_nodes: int | None = None,
@@ -167,21 +168,27 @@ def survey(
     jobs: int = 1,
     fewest_redeals: bool = False,
 ) -> Any:
-    """Solve every seed of ``seeds`` (e.g. ``"1-1000"``) into the SQLite file ``out``, resuming it
-    (``patience survey``); returns the tally of what this run did."""
+    """Solve every seed of ``seeds`` (e.g. ``"1-1000"``), or every deal of the deal ``file`` (rows
+    keyed by line), into the SQLite file ``out``, resuming it (``patience survey``); returns the
+    tally of what this run did."""
+    from solver.service.deal_file import read_deal_file
     from solver.service.seeds import parse_seeds
     from solver.service.survey import SurveySpec, run_survey
 
+    if (seeds is None) == (file is None) or out is None:
+        raise OptionError("give out (the survey file) and exactly one of seeds or file")
     written = tuple(_written(options))
     bounds = limits(max_nodes, max_seconds, str(max_memory))
     spec = SurveySpec(game, variant, written, bounds.max_nodes, bounds.max_seconds, bounds.max_memory, fewest_redeals)
-    spec.setup()  # a bad game, variant or option is refused before the file is touched
-    return run_survey(spec, parse_seeds(seeds), Path(out), jobs)
+    setup = spec.setup()  # a bad game, variant or option is refused before the file is touched
+    deals = parse_seeds(seeds) if seeds is not None else read_deal_file(setup, str(file))
+    return run_survey(spec, deals, Path(out), jobs)
 
 
 class SurveyRows:
     """The rows of a survey file: iterate for :class:`~solver.service.store.Row` records (by
-    seed), or ``to_frame()`` for a pandas DataFrame (pandas must be installed)."""
+    seed, or by line in a survey of a deal file), or ``to_frame()`` for a pandas DataFrame (pandas
+    must be installed)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)

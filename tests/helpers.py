@@ -157,32 +157,49 @@ def graphs(draw, acyclic=False):
 #: Parlett under a small node limit: a quick mix of won, lost and unknown deals.
 SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES = "accordion", "parlett", 2000
 #: The columns two runs of one survey must agree on: everything but CPU seconds and table bytes.
-SURVEY_COMPARED = "seed, game, variant, options, deal, result, score, score_proven, limit_hit, nodes, solver_version"
+#: The key comes first: the seed, or in a survey of a file of deals, the line.
+SURVEY_COMPARED = (
+    "COALESCE(seed, line), game, variant, options, deal, result, score, score_proven, limit_hit, nodes, solver_version"
+)
 
 
 def survey_table(path: Any) -> list[tuple[Any, ...]]:
-    """A survey file's deals, by seed, as far as runs must agree on them."""
+    """A survey file's deals, by seed (or line), as far as runs must agree on them."""
     import sqlite3
 
     with sqlite3.connect(path) as db:
-        return list(db.execute(f"SELECT {SURVEY_COMPARED} FROM deals ORDER BY seed"))
+        return list(db.execute(f"SELECT {SURVEY_COMPARED} FROM deals ORDER BY COALESCE(seed, line)"))
 
 
-def survey_args(out: Any, seeds: str, *extra: str) -> list[str]:
-    """The arguments of ``patience survey`` for the quick survey of ``seeds`` into ``out``."""
+def survey_args(out: Any, seeds: Any, *extra: str) -> list[str]:
+    """The arguments of ``patience survey`` for the quick survey of ``seeds`` into ``out``
+    (``seeds``: seed ranges, or the Path of a file of deals, surveyed with ``--file``)."""
+    from pathlib import Path
+
+    deals = ["--file", str(seeds)] if isinstance(seeds, Path) else ["--seeds", seeds]
     return [
         "survey",
         SURVEY_GAME,
         "--variant",
         SURVEY_VARIANT,
-        "--seeds",
-        seeds,
+        *deals,
         "--max-nodes",
         str(SURVEY_NODES),
         "--out",
         str(out),
         *extra,
     ]
+
+
+def survey_deal_file(path: Any, seeds: range) -> Any:
+    """A file of the quick survey's deals of ``seeds``, line i holding the deal of the i-th seed:
+    for seeds from 1, its survey stores what theirs does, keyed by line instead of seed."""
+    from rulesets.cards import format_cards
+    from solver.service.setup import Setup
+
+    setup = Setup.of(SURVEY_GAME, SURVEY_VARIANT)
+    path.write_text("".join(format_cards(setup.deal(seed=seed)) + "\n" for seed in seeds))
+    return path
 
 
 def patience_command() -> list[str]:

@@ -32,6 +32,7 @@ from helpers import (
     SURVEY_VARIANT,
     patience_command,
     survey_args,
+    survey_deal_file,
     survey_table,
 )
 from typer.testing import CliRunner
@@ -61,6 +62,15 @@ def reference(tmp_path_factory) -> tuple[Path, list[tuple]]:
     return path, rows
 
 
+@pytest.fixture(params=["seeds", "file"])
+def source(request, tmp_path) -> str | Path:
+    """What a survey is run on: the seeds, or a file of the same deals (line i: seed i's deal),
+    whose survey stores the same rows keyed by line."""
+    if request.param == "seeds":
+        return SEEDS
+    return survey_deal_file(tmp_path / "deals.txt", range(1, TOTAL + 1))
+
+
 def snapshot(directory: Path) -> dict[str, bytes]:
     """Every file of a directory and its bytes: what a refused command must leave as it was."""
     return {entry.name: entry.read_bytes() for entry in sorted(directory.iterdir()) if entry.is_file()}
@@ -84,11 +94,11 @@ def stored_count(message: str) -> int:
     return int(found.group(1))
 
 
-def assert_kept_then_completed(out: Path, kept: int, rows: list[tuple]) -> None:
+def assert_kept_then_completed(out: Path, kept: int, rows: list[tuple], source: str | Path = SEEDS) -> None:
     """The rows a fault left are the reference's, and a rerun completes the same survey."""
     stored = survey_table(out)
     assert len(stored) == kept and stored == [row for row in rows if row[0] in {r[0] for r in stored}]
-    rerun = runner.invoke(cli, survey_args(out, SEEDS))
+    rerun = runner.invoke(cli, survey_args(out, source))
     assert rerun.exit_code == 0, rerun.output
     assert f"{kept} already there" in rerun.stdout
     assert survey_table(out) == rows
@@ -345,8 +355,9 @@ def test_a_full_disk_says_what_is_stored_and_a_rerun_carries_on(reference, tmp_p
     assert_kept_then_completed(out, kept, reference[1])
 
 
-def test_an_enospc_from_the_system_says_the_same(reference, tmp_path, monkeypatch):
-    """ENOSPC as the operating system raises it, on the third commit (the first creates the file)."""
+def test_an_enospc_from_the_system_says_the_same(reference, tmp_path, monkeypatch, source):
+    """ENOSPC as the operating system raises it, on the third commit (the first creates the file),
+    in a survey of seeds and in one of a file of deals."""
     commits = []
     enter = store_module._Transaction.__enter__
 
@@ -358,12 +369,12 @@ def test_an_enospc_from_the_system_says_the_same(reference, tmp_path, monkeypatc
 
     monkeypatch.setattr(store_module._Transaction, "__enter__", failing)
     out = tmp_path / "full.sqlite"
-    message = error_line(runner.invoke(cli, survey_args(out, SEEDS)))
+    message = error_line(runner.invoke(cli, survey_args(out, source)))
     assert "the disk is full after" in message and "rerun the same command" in message
     kept = stored_count(message)
     assert 0 < kept < TOTAL
     monkeypatch.undo()
-    assert_kept_then_completed(out, kept, reference[1])
+    assert_kept_then_completed(out, kept, reference[1], source)
 
 
 @contextmanager
@@ -492,14 +503,14 @@ def test_a_lost_scheduler_says_what_is_stored_and_exits_75(reference, tmp_path):
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
-def test_kill_9_at_random_moments_then_a_rerun_stores_what_an_uninterrupted_run_does(reference, tmp_path):
+def test_kill_9_at_random_moments_then_a_rerun_stores_what_an_uninterrupted_run_does(reference, tmp_path, source):
     seed = random.randrange(10**6)
     moments = random.Random(seed).sample([i / 10 for i in range(3, 30)], 3)
     out = tmp_path / "killed.sqlite"
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     for moment in moments:
         process = subprocess.Popen(
-            [*patience_command(), *survey_args(out, SEEDS, "--jobs", "2")],
+            [*patience_command(), *survey_args(out, source, "--jobs", "2")],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -513,7 +524,7 @@ def test_kill_9_at_random_moments_then_a_rerun_stores_what_an_uninterrupted_run_
             kept = survey_table(out)
             assert kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}], (moment, seed)
     rerun = subprocess.run(
-        [*patience_command(), *survey_args(out, SEEDS, "--jobs", "2")],
+        [*patience_command(), *survey_args(out, source, "--jobs", "2")],
         check=False,
         capture_output=True,
         text=True,

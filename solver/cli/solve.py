@@ -10,11 +10,9 @@ from typing import Any
 import typer
 
 from rulesets import families, find_game
-from rulesets.cards import Card, CardError, format_cards
-from rulesets.deals import read_deal_lines
+from rulesets.cards import Card, format_cards
 from solver.api import Solved
 from solver.cli.errors import ExitCode, UsageError, say
-from solver.cli.inputs import STDIN, name_of, read_text, text_lines, without_bom
 from solver.cli.options import (
     DealOption,
     FileOption,
@@ -27,8 +25,9 @@ from solver.cli.options import (
     SeedOption,
     VariantOption,
 )
-from solver.errors import UserError
 from solver.result import Verdict
+from solver.service.deal_file import read_file_lines
+from solver.service.inputs import STDIN, name_of, read_text, text_lines, without_bom
 from solver.service.output import replacing
 from solver.service.setup import Setup, limits
 from solver.service.solving import Outcome, solve_from
@@ -207,38 +206,11 @@ class Deals:
             cards = self.setup.deal(seed=self.seed, text=None if text is None else without_bom(text))
             yield self.seed, cards, self.setup.game.start(cards)
             return
-        lines = iter(text_lines(self.file, "deal file"))
-        head: list[str] = []  # up to the first line that holds something: a deal or a position?
-        for line in lines:
-            head.append(line)
-            if line.split("#", 1)[0].strip():
-                break
-        rest = itertools.chain(head, lines)
-        if head and ":" in head[-1].split("#", 1)[0]:
-            yield from self._positions(rest)
-            return
-        for found in read_deal_lines(rest, self.setup.family.deck()):
-            if found.cards is None:
-                assert found.error is not None, "a deal line without cards carries its error"
+        for found in read_file_lines(self.setup, text_lines(self.file, "deal file")):
+            if found.error is not None:
                 self._bad(found.line, found.error)
-                continue
-            try:  # the rules' own checks (say, end cards in place) run here, as the line is read
-                start = self.setup.game.start(found.cards)
-            except CardError as error:
-                self._bad(found.line, error)
-                continue
-            yield None, found.cards, start
-
-    def _positions(self, lines: Iterator[str]) -> Iterator[tuple[None, None, Any]]:
-        """A file of positions (its first line holds a ``name:`` section), one a line."""
-        for number, line in enumerate(lines, 1):
-            text = line.split("#", 1)[0].strip()
-            if not text:
-                continue
-            try:
-                yield None, None, self.setup.position(text)
-            except UserError as error:
-                self._bad(number, error)
+            else:
+                yield None, found.cards, found.start
 
     def _bad(self, line: int, error: Exception) -> None:
         """A bad line: the error that ends the command if ``strict``, else named and counted."""

@@ -1,5 +1,5 @@
-"""The survey commands: survey (solve a range of seeds into a survey file) and report (what a
-survey file says)."""
+"""The survey commands: survey (solve a range of seeds, or a file of deals, into a survey file) and
+report (what a survey file says)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ from pathlib import Path
 
 import typer
 
+from solver.cli.errors import ExitCode, UsageError
 from solver.cli.options import (
     GameArgument,
     MaxMemoryOption,
@@ -16,6 +17,7 @@ from solver.cli.options import (
     VariantOption,
 )
 from solver.cli.progress import ProgressBar, show_progress
+from solver.service.deal_file import DealFile, read_deal_file
 from solver.service.errors import SchedulerLost
 from solver.service.report import (
     check_targets,
@@ -25,17 +27,22 @@ from solver.service.report import (
     write_csv,
     write_json,
 )
-from solver.service.seeds import parse_seeds
+from solver.service.seeds import Span, parse_seeds
 from solver.service.setup import parse_size
 from solver.service.survey import SurveySpec, Tally, run_survey, worker_count
-
-#: The exit code of a survey whose Dask scheduler went away: a temporary failure (rerunning carries on).
-SCHEDULER_LOST = 75
 
 
 def survey_command(
     game: str = GameArgument,
-    seeds: str = typer.Option(..., "--seeds", help="Seed ranges, e.g. 1-100000 or 1-1000,2000-2100."),
+    seeds: str | None = typer.Option(
+        None, "--seeds", help="Seed ranges, e.g. 1-100000 or 1-1000,2000-2100 (or give --file)."
+    ),
+    file: str | None = typer.Option(
+        None,
+        "--file",
+        "-f",
+        help="A file of deals, one a line, # comments; each row is keyed by its line ('-': standard input).",
+    ),
     out: Path = typer.Option(..., "--out", help="The SQLite survey file (created, or resumed)."),
     jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU; at most four per CPU)."),
     variant: str | None = VariantOption,
@@ -52,25 +59,36 @@ def survey_command(
         None, "--progress/--no-progress", help="Show a progress bar (default: only on a terminal, not under CI)."
     ),
 ) -> None:
-    """Solve every seed of a range under per-deal limits; store one row per deal in SQLite (resumable).
+    """Solve every seed of a range (--seeds), or every deal of a file (--file), under per-deal
+    limits; store one row per deal in SQLite (resumable).
 
     Rerunning the same command after an interruption skips the deals already stored.
     A file of other rules, options or limits is refused.
+    With --file, rows are keyed by line number: every line is checked before the survey file is
+    made (a bad line is refused, naming it), and a resumed run on a changed file is refused
+    naming the first line that differs (give it another --out).
     Results are the same whatever --jobs or --scheduler when --max-nodes is the limit that decides;
     --max-seconds counts CPU time, so which deals it cuts off varies with the machine and its load.
     """
+    if (seeds is None) == (file is None):
+        raise UsageError("give exactly one of --seeds or --file" + (" (got both)" if seeds is not None else ""))
     worker_count(jobs)
-    spans = parse_seeds(seeds)
+    spans = None if seeds is None else parse_seeds(seeds)
     spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory))
     setup = spec.setup()  # report a bad game, variant or option before touching the file
+    if spans is None:
+        assert file is not None, "exactly one of --seeds and --file is given"
+        deals: list[Span] | DealFile = read_deal_file(setup, file)
+    else:
+        deals = spans
     bar = ProgressBar(f"{setup.family.name} ({setup.variant})")
     shown = show_progress() if progress is None else progress
     try:
-        tally = run_survey(spec, spans, out, jobs, scheduler, on_progress=bar if shown else None)
+        tally = run_survey(spec, deals, out, jobs, scheduler, on_progress=bar if shown else None)
     except SchedulerLost as lost:
         bar.close()  # before the line, so that the bar does not draw over it
         typer.echo(f"patience: error: {lost}", err=True)
-        raise typer.Exit(SCHEDULER_LOST) from None
+        raise typer.Exit(ExitCode.SCHEDULER_LOST) from None
     finally:
         bar.close()
     _print_tally(out, tally)
@@ -80,7 +98,7 @@ def survey_command(
             "rerun the same command to carry on where it stopped",
             err=True,
         )
-        raise typer.Exit(130)
+        raise typer.Exit(ExitCode.INTERRUPTED)
 
 
 def _print_tally(out: Path, tally: Tally) -> None:

@@ -1,5 +1,5 @@
-"""The service's own user errors: a survey that cannot run, be stored or be read, and an output
-that cannot be written."""
+"""The service's own user errors: a survey that cannot run, be stored or be read, an input that
+cannot be read, and an output that cannot be written."""
 
 from __future__ import annotations
 
@@ -9,6 +9,11 @@ from solver.errors import UserError
 class SurveyError(UserError):
     """A survey that cannot run or be read: bad seed ranges, a foreign, damaged or mismatched file,
     a missing extra (Dask, matplotlib), an unreachable scheduler."""
+
+
+class InputError(UserError):
+    """A file (or standard input) that cannot be read, or is not text: a NUL byte, bytes that are
+    not UTF-8, a line longer than any this program writes."""
 
 
 class OutputError(UserError):

@@ -19,7 +19,7 @@ from solver.service.errors import SurveyError
 from solver.service.output import replacing
 from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import wilson
-from solver.service.store import COLUMNS, Store, side_files, status
+from solver.service.store import COLUMNS, KEYS, Store, side_files, status
 
 
 def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
@@ -43,23 +43,24 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
                 "SELECT score, COUNT(*), SUM(score_proven) FROM deals GROUP BY score ORDER BY score IS NULL, score"
             )
         ]
+        key = store.key  # seed, or line in a survey of a file of deals
         slow = [
-            dict(zip(("seed", "result", "score", "nodes", "seconds"), row))
+            dict(zip((key, "result", "score", "nodes", "seconds"), row))
             for row in store.query(
-                "SELECT seed, result, score, nodes, seconds FROM deals ORDER BY seconds DESC, seed LIMIT ?",
+                f"SELECT {key}, result, score, nodes, seconds FROM deals ORDER BY seconds DESC, {key} LIMIT ?",
                 (min(slowest, MAX_SURVEY_SEED),),
             )
         ]
-        first_seed, last_seed = store.query("SELECT MIN(seed), MAX(seed) FROM deals")[0]
+        first, last = store.query(f"SELECT MIN({key}), MAX({key}) FROM deals")[0]
         meta = store.meta
     finally:
         store.close()
     low, high = wilson(won, deals)
     family = _family(meta.get("game", ""))
     summary: dict[str, Any] = {
-        "survey": _settings(path, meta, family),
+        "survey": _settings(path, meta, family) | {"key": key},
         "deals": deals,
-        "seeds": {"min": first_seed, "max": last_seed},
+        f"{key}s": {"min": first, "max": last},
         "won": won,
         "lost": lost,
         "unknown": unknown,
@@ -144,7 +145,7 @@ def render(summary: dict[str, Any], width: int = 40) -> str:
 
 def _head(summary: dict[str, Any]) -> list[str]:
     """The settings, the counts with their rates, and the CPU time."""
-    survey, deals = summary["survey"], summary["deals"]
+    survey, deals, key = summary["survey"], summary["deals"], summary["survey"]["key"]
     options = ", ".join(f"{k}={v}" for k, v in survey["options"].items()) or "none"
     limits = (
         ", ".join(f"{k}={_size(v) if k == 'max_memory' else v}" for k, v in survey["limits"].items() if v is not None)
@@ -154,7 +155,7 @@ def _head(summary: dict[str, Any]) -> list[str]:
         f"{survey['game']} ({survey['variant']}), solver {survey['solver_version']}",
         f"options: {options}",
         f"limits per deal: {limits}",
-        f"deals: {deals}" + (f" (seeds {summary['seeds']['min']} to {summary['seeds']['max']})" if deals else ""),
+        f"deals: {deals}" + (f" ({key}s {summary[key + 's']['min']} to {summary[key + 's']['max']})" if deals else ""),
     ]
     low, high = summary["win_rate_95"]
     lines.append(
@@ -207,16 +208,18 @@ def _slowest(summary: dict[str, Any]) -> list[str]:
     """The slowest deals, one line each."""
     if not summary["slowest"]:
         return []
-    lines = ["", "slowest deals:", f"  {'seed':>12} {'result':<8} {'score':>5} {'nodes':>10} {'seconds':>9}"]
+    key = summary["survey"]["key"]
+    lines = ["", "slowest deals:", f"  {key:>12} {'result':<8} {'score':>5} {'nodes':>10} {'seconds':>9}"]
     for row in summary["slowest"]:
         score = "-" if row["score"] is None else row["score"]
-        lines.append(f"  {row['seed']:>12} {row['result']:<8} {score:>5} {row['nodes']:>10} {row['seconds']:>9.3f}")
+        lines.append(f"  {row[key]:>12} {row['result']:<8} {score:>5} {row['nodes']:>10} {row['seconds']:>9.3f}")
     return lines
 
 
 def exported(path: Path) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
-    """The columns and every stored deal as an export record, by seed (options as an object,
-    score_proven a bool). ``redeals`` is exported only by fewest-redeals surveys, where it is filled."""
+    """The columns and every stored deal as an export record, by seed or line (options as an
+    object, score_proven a bool). The first column is the key, ``seed`` or ``line`` (the other is
+    not exported); ``redeals`` is exported only by fewest-redeals surveys, where it is filled."""
     with _records(path) as (columns, records):
         return columns, list(records)
 
@@ -226,7 +229,8 @@ def _records(path: Path) -> Iterator[tuple[tuple[str, ...], Iterator[dict[str, A
     """:func:`exported`'s columns and records, read from the open file as they are consumed."""
     store = Store(path)
     try:
-        columns = tuple(c for c in COLUMNS if c != "redeals" or "fewest_redeals" in store.meta)
+        others = (c for c in COLUMNS if c not in KEYS and (c != "redeals" or "fewest_redeals" in store.meta))
+        columns = (store.key, *others)
         yield (
             columns,
             (

@@ -1,5 +1,7 @@
 """The survey store: one SQLite file per survey, a ``survey`` table of the settings it is keyed on
-and a ``deals`` table of one :class:`Row` per seed.
+and a ``deals`` table of one :class:`Row` per deal, keyed by its seed, or, in a survey of a file of
+deals, by its line in the file (the ``lines`` table then holds every deal of the file, by line, so
+that a resumed run on a changed file is refused naming the first line that differs).
 
 Rows are committed as they arrive (WAL journal, synchronous commits), so an interrupted survey --
 Ctrl-C, ``kill -9``, a power cut, a full disk -- loses at most the deals being solved at that
@@ -10,6 +12,7 @@ that is refused is left exactly as it was.
 from __future__ import annotations
 
 import errno
+import itertools
 import os
 import sqlite3
 import stat
@@ -26,6 +29,7 @@ from typing import (
 from urllib.parse import quote
 
 from rulesets.cards import format_cards
+from solver.service.deal_file import DealFile
 from solver.service.errors import StoreFault, SurveyError
 from solver.service.seeds import Span
 from solver.service.solving import Outcome
@@ -37,7 +41,7 @@ class Row(NamedTuple):
     """One stored deal. Its fields are the ``deals`` table's columns, in order: the table, the
     inserts and the reads are all written from this class."""
 
-    seed: int  # PySolFC game number; one row per seed (the primary key)
+    seed: int | None  # PySolFC game number: the primary key of a survey of seeds (None in one of a file)
     game: str
     variant: str
     options: str  # JSON object of every option's value
@@ -51,12 +55,14 @@ class Row(NamedTuple):
     peak_table_bytes: int
     solver_version: str
     redeals: int | None = None  # fewest-redeals surveys: the win's redeals (fewest if no limit was hit)
+    line: int | None = None  # the deal's line: the primary key of a survey of a file of deals
 
     @classmethod
-    def of(cls, outcome: Outcome, options: str, version: str) -> Row:
-        """The row of a solved seeded deal (``options`` as stored: JSON with sorted keys)."""
+    def of(cls, outcome: Outcome, options: str, version: str, line: int | None = None) -> Row:
+        """The row of a solved deal, of a seed or of a file's ``line`` (``options`` as stored: JSON
+        with sorted keys)."""
         setup, result = outcome.setup, outcome.result
-        assert outcome.seed is not None and outcome.deal is not None, "survey rows are of seeded deals"
+        assert outcome.deal is not None and (outcome.seed is None) != (line is None), "a row is of a seed or a line"
         return cls(
             seed=outcome.seed,
             game=setup.family.name,
@@ -72,28 +78,35 @@ class Row(NamedTuple):
             peak_table_bytes=result.stats.peak_table_bytes,
             solver_version=version,
             redeals=outcome.cost(),
+            line=line,
         )
 
 
 COLUMNS = Row._fields
+#: The columns a survey's deals may be keyed by: PySolFC's seeds, or the lines of a file of deals.
+KEYS = ("seed", "line")
 _SQL_TYPES = {int: "INTEGER", str: "TEXT", float: "REAL"}
 
 
-def _column(name: str, hint: Any) -> str:
-    """The column definition of one field of :class:`Row`."""
+def _column(name: str, hint: Any, key: str) -> str:
+    """The column definition of one field of :class:`Row` in a survey keyed by ``key``."""
     nullable = isinstance(hint, types.UnionType) and type(None) in get_args(hint)
     kind = next(a for a in get_args(hint) if a is not type(None)) if nullable else hint
     definition = f"{name} {_SQL_TYPES[kind]}"
-    if name == "seed":
+    if name == key:
         return definition + " PRIMARY KEY"
     return definition if nullable else definition + " NOT NULL"
 
 
-_DEFINITIONS = {name: _column(name, hint) for name, hint in get_type_hints(Row).items()}
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS survey (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    f"CREATE TABLE IF NOT EXISTS deals ({', '.join(_DEFINITIONS.values())})",
-)
+_DEFINITIONS = {key: {name: _column(name, hint, key) for name, hint in get_type_hints(Row).items()} for key in KEYS}
+_SCHEMA = {
+    key: (
+        "CREATE TABLE IF NOT EXISTS survey (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+        f"CREATE TABLE IF NOT EXISTS deals ({', '.join(_DEFINITIONS[key].values())})",
+    )
+    for key in KEYS
+}
+_LINES = "CREATE TABLE IF NOT EXISTS lines (line INTEGER PRIMARY KEY, deal TEXT NOT NULL)"
 _INSERT = f"INSERT OR IGNORE INTO deals ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
 
 
@@ -111,24 +124,34 @@ def solver_version() -> str:
 class Store:
     """A survey file: settings checked on open, rows inserted (never replaced) as they arrive.
 
-    Open with ``identity`` (the settings a run is keyed on) to create or resume a survey; without
-    it to read one, read-only (a report never alters the file, and reads one on read-only
-    storage). Either way a file that is not a survey, or is damaged, or was written with other
-    settings is refused before anything is written to it. Failures of the file under use (disk
-    full, read-only, damaged, I/O) are raised as :class:`StoreFault`.
+    Open with ``identity`` (the settings a run is keyed on) to create or resume a survey -- of
+    seeds, or of the deals of a file (``deals``, whose every line the file records) --; without it
+    to read one, read-only (a report never alters the file, and reads one on read-only storage).
+    Either way a file that is not a survey, or is damaged, or was written with other settings or
+    on other deals is refused before anything is written to it. Failures of the file under use
+    (disk full, read-only, damaged, I/O) are raised as :class:`StoreFault`.
     """
 
-    def __init__(self, path: Path, identity: dict[str, str] | None = None) -> None:
+    def __init__(self, path: Path, identity: dict[str, str] | None = None, deals: DealFile | None = None) -> None:
         self.path = Path(path)
         if identity is None:
             self.db = self._open_to_read()
         else:
-            self.db = self._open_to_write(identity)
+            # Only a survey of a file records its key: surveys of seeds, older ones too, lack it.
+            identity = identity if deals is None else {**identity, "key": "line"}
+            self.db = self._open_to_write(identity, deals)
         with self._faults("read"):
             self.meta: dict[str, str] = dict(self.db.execute("SELECT key, value FROM survey"))
             self.columns = tuple(c for c in COLUMNS if c in self._present_columns())
-        if identity is not None:
+        self.key = self.meta.get("key", "seed")  # the column the deals are keyed by
+        if self.key not in KEYS:
+            self.db.close()
+            raise SurveyError(f"{self.path} is a survey of deals keyed by {self.key!r}, which this version cannot read")
+        if identity is not None:  # again: another run may have created the file meanwhile
             self._check(identity, self.meta)
+            if deals is not None:
+                with self._faults("read"):
+                    self._check_lines(self.db, deals)
 
     def _open_to_read(self, fix: str = "") -> sqlite3.Connection:
         """A read-only connection to an existing survey file, checked whole (``fix``: what to add
@@ -172,7 +195,7 @@ class Store:
         if problem != "ok":
             raise _damaged(self.path, " ".join(problem.split()))
 
-    def _open_to_write(self, identity: dict[str, str]) -> sqlite3.Connection:
+    def _open_to_write(self, identity: dict[str, str], deals: DealFile | None) -> sqlite3.Connection:
         """A connection to write to, the file created if new; an existing file is first read and
         checked read-only, so that a foreign, damaged or mismatched one is left as it was."""
         path, found, parent = self.path, status(self.path), status(self.path.parent)
@@ -185,6 +208,8 @@ class Store:
             try:
                 with self._faults("read"):
                     self._check(identity, dict(existing.execute("SELECT key, value FROM survey")))
+                    if deals is not None:
+                        self._check_lines(existing, deals)
             finally:
                 existing.close()
             created = False
@@ -195,14 +220,18 @@ class Store:
             with self._faults("write to"):
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=FULL")
+                key = identity.get("key", "seed")
                 with _Transaction(db):  # IF NOT EXISTS / OR IGNORE: another run may be creating it too
-                    for statement in _SCHEMA:
+                    for statement in _SCHEMA[key]:
                         db.execute(statement)
                     db.executemany(
                         "INSERT OR IGNORE INTO survey (key, value) VALUES (?, ?)",
                         [("schema", str(SCHEMA_VERSION)), *identity.items()],
                     )
-                    self._add_new_columns(db)
+                    if deals is not None:
+                        db.execute(_LINES)
+                        db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", deals.deals)
+                    self._add_new_columns(db, key)
         except BaseException:
             db.close()
             if created:  # leave nothing behind of a file this run could not even start
@@ -212,18 +241,26 @@ class Store:
         return db
 
     @staticmethod
-    def _add_new_columns(db: sqlite3.Connection) -> None:
+    def _add_new_columns(db: sqlite3.Connection, key: str) -> None:
         """Files written before a column was added to :class:`Row` get it (empty) when resumed."""
         present = {name for (name,) in db.execute("SELECT name FROM pragma_table_info('deals')")}
         for name in COLUMNS:
             if name not in present:
-                db.execute(f"ALTER TABLE deals ADD COLUMN {_DEFINITIONS[name]}")
+                db.execute(f"ALTER TABLE deals ADD COLUMN {_DEFINITIONS[key][name]}")
 
     def _present_columns(self) -> set[str]:
         return {name for (name,) in self.db.execute("SELECT name FROM pragma_table_info('deals')")}
 
     def _check(self, identity: dict[str, str], meta: dict[str, str]) -> None:
-        """Refuse a run whose settings differ from the file's ``meta`` (a setting either lacks counts)."""
+        """Refuse a run whose settings differ from the file's ``meta`` (a setting either lacks counts),
+        or whose deals are of the other kind (seeds, or the lines of a file)."""
+        kinds = {"seed": "seeds", "line": "the deals of a file"}
+        theirs, ours = meta.get("key", "seed"), identity.get("key", "seed")
+        if theirs != ours:
+            raise SurveyError(
+                f"{self.path} holds a survey of {kinds.get(theirs, theirs)} and this run surveys {kinds[ours]}: "
+                "the two are not mixed: give another --out"
+            )
         keys = [*identity, *(k for k in meta if k not in identity and k != "schema")]
         differ = [k for k in keys if meta.get(k) != identity.get(k)]
         if differ:
@@ -232,6 +269,24 @@ class Store:
                 + "; ".join(f"{k}: file has {meta.get(k)}, this run {identity.get(k)}" for k in differ)
                 + "); results of different rules, options, limits or solver versions are not mixed: give another --out"
             )
+
+    def _check_lines(self, db: sqlite3.Connection, deals: DealFile) -> None:
+        """Refuse a file of deals that is not the one the survey began on (the same deal on each
+        line), naming its first line that differs."""
+        surveyed = db.execute("SELECT line, deal FROM lines ORDER BY line")
+        for was, now in itertools.zip_longest(surveyed, deals.deals):
+            if was != now:
+                line = min(found[0] for found in (was, now) if found is not None)
+                if was is not None and now is not None and was[0] == now[0]:
+                    what = "holds another deal than the one surveyed there"
+                elif now is not None and now[0] == line:
+                    what = "holds a deal where the surveyed file had none"
+                else:
+                    what = "holds no deal where the surveyed file had one"
+                raise SurveyError(
+                    f"{self.path} is a survey of another file of deals: {deals.name} line {line} {what}; "
+                    "a changed file is not mixed in: give another --out (or restore the file)"
+                )
 
     @contextmanager
     def _faults(self, doing: str) -> Iterator[None]:
@@ -242,19 +297,22 @@ class Store:
             raise _fault(self.path, error, doing) from None
 
     def stored_in(self, low: int, high: int) -> set[int]:
-        """The stored seeds from ``low`` to ``high``."""
+        """The stored keys (seeds, or lines) from ``low`` to ``high``."""
         with self._faults("read"):
             return {
-                seed for (seed,) in self.db.execute("SELECT seed FROM deals WHERE seed BETWEEN ? AND ?", (low, high))
+                key
+                for (key,) in self.db.execute(
+                    f"SELECT {self.key} FROM deals WHERE {self.key} BETWEEN ? AND ?", (low, high)
+                )
             }
 
     def count_in(self, spans: Sequence[Span]) -> tuple[int, int]:
-        """(stored deals, of which won) within the seed ranges."""
+        """(stored deals, of which won) within the ranges of keys (seeds, or lines)."""
         done = won = 0
         with self._faults("read"):
             for low, high in spans:
                 n, w = self.db.execute(
-                    "SELECT COUNT(*), COALESCE(SUM(result = 'won'), 0) FROM deals WHERE seed BETWEEN ? AND ?",
+                    f"SELECT COUNT(*), COALESCE(SUM(result = 'won'), 0) FROM deals WHERE {self.key} BETWEEN ? AND ?",
                     (low, high),
                 ).fetchone()
                 done, won = done + n, won + w
@@ -269,7 +327,7 @@ class Store:
                 yield from (seed for seed in range(start, end + 1) if seed not in stored)
 
     def add(self, rows: Iterable[Row]) -> None:
-        """Store rows in one transaction (a seed already stored keeps its row)."""
+        """Store rows in one transaction (a deal already stored keeps its row)."""
         with self._faults("write to"), _Transaction(self.db):
             self.db.executemany(_INSERT, list(rows))
 
@@ -279,9 +337,9 @@ class Store:
             return self.db.execute(sql, parameters).fetchall()
 
     def rows(self) -> Iterator[Row]:
-        """Every stored deal, by seed (a column the file predates reads as empty)."""
+        """Every stored deal, by seed or line (a column the file predates reads as empty)."""
         with self._faults("read"):
-            for values in self.db.execute(f"SELECT {', '.join(self.columns)} FROM deals ORDER BY seed"):
+            for values in self.db.execute(f"SELECT {', '.join(self.columns)} FROM deals ORDER BY {self.key}"):
                 yield Row(**dict(zip(self.columns, values)))
 
     def close(self) -> None:

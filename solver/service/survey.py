@@ -1,4 +1,5 @@
-"""Running a survey: solve every seed of a range under per-deal limits and store one row per deal.
+"""Running a survey: solve every seed of a range, or every deal of a file, under per-deal limits
+and store one row per deal (keyed by its seed, or its line in the file).
 
 Each deal's result depends only on its deal, the rules and the limits, never on which worker solved
 it or when, so the stored results are the same whatever the number of jobs or the scheduler --
@@ -19,7 +20,7 @@ import os
 import signal
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import (
     FIRST_COMPLETED,
     CancelledError,
@@ -31,9 +32,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from rulesets.cards import Card
 from solver.result import Limits
+from solver.service.deal_file import DealFile
 from solver.service.errors import SchedulerLost, StoreFault, SurveyError
-from solver.service.seeds import Span, count_seeds
+from solver.service.seeds import MAX_SURVEY_SEED, Span, count_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
 from solver.service.store import Row, Store, solver_version
@@ -98,12 +101,24 @@ def _setup(game: str, variant: str | None, options: tuple[str, ...]) -> Setup:
 
 
 def solve_seeds(spec: SurveySpec, seeds: Sequence[int]) -> list[Row]:
-    """Solve each seed; one row per seed (the unit of work sent to workers)."""
+    """Solve each seed; one row per seed (a unit of work sent to workers)."""
+    setup = spec.setup()
+    return _rows(spec, ((setup.deal(seed=seed), seed, None) for seed in seeds))
+
+
+def solve_lines(spec: SurveySpec, lines: Sequence[tuple[int, str]]) -> list[Row]:
+    """Solve each (line number, deal) of a file; one row per line (a unit of work sent to workers)."""
+    setup = spec.setup()
+    return _rows(spec, ((setup.deal(text=deal), None, line) for line, deal in lines))
+
+
+def _rows(spec: SurveySpec, deals: Iterable[tuple[list[Card], int | None, int | None]]) -> list[Row]:
+    """The row of each (deal, its seed, its line), solved under the survey's rules and limits."""
     setup, limits = spec.setup(), spec.limits()
     options, version = json.dumps(setup.settings, sort_keys=True), solver_version()
     return [
-        Row.of(solve(setup, setup.deal(seed=seed), limits, seed, spec.fewest_redeals), options, version)
-        for seed in seeds
+        Row.of(solve(setup, cards, limits, seed, spec.fewest_redeals), options, version, line)
+        for cards, seed, line in deals
     ]
 
 
@@ -129,10 +144,11 @@ class Tally:
 
 
 class _Chunker:
-    """Splits the pending seeds into chunks sized to take about ``target`` seconds each."""
+    """Splits the pending deals (seeds, or a file's lines) into chunks sized to take about
+    ``target`` seconds each."""
 
-    def __init__(self, seeds: Iterator[int], target: float, first: int = 2, most: int = 500) -> None:
-        self.seeds, self.target, self.size, self.most = seeds, target, first, most
+    def __init__(self, pending: Iterator[Any], target: float, first: int = 2, most: int = 500) -> None:
+        self.pending, self.target, self.size, self.most = pending, target, first, most
         self.per_deal: float | None = None
         self.exhausted = False
 
@@ -142,10 +158,10 @@ class _Chunker:
             self.per_deal = mean if self.per_deal is None else 0.7 * self.per_deal + 0.3 * mean
             self.size = max(1, min(self.most, int(self.target / self.per_deal)))
 
-    def next(self) -> list[int]:
+    def next(self) -> list[Any]:
         chunk = []
-        for seed in self.seeds:
-            chunk.append(seed)
+        for deal in self.pending:
+            chunk.append(deal)
             if len(chunk) >= self.size:
                 break
         if len(chunk) < self.size:
@@ -154,18 +170,21 @@ class _Chunker:
 
 
 Arrived = Callable[[Sequence[Row]], None]
+#: What a worker runs on a chunk: :func:`solve_seeds` or :func:`solve_lines`.
+Work = Callable[[SurveySpec, list[Any]], list[Row]]
 
 
 def run_survey(
     spec: SurveySpec,
-    seeds: Sequence[Span],
+    deals: Sequence[Span] | DealFile,
     out: Path,
     jobs: int = 1,
     scheduler: str | None = None,
     chunk_seconds: float = 0.5,
     on_progress: Callable[[Tally], None] | None = None,
 ) -> Tally:
-    """Solve every seed of ``seeds`` not stored in ``out`` yet; store each row as it arrives.
+    """Solve every deal of ``deals`` (seed ranges, or a file's deals) not stored in ``out`` yet;
+    store each row as it arrives.
 
     ``jobs`` worker processes (1: solve in this process; 0: one per CPU), or the Dask cluster at
     ``scheduler``. ``on_progress`` sees the tally once the stored seeds are counted and after each
@@ -178,9 +197,9 @@ def run_survey(
     try:
         if client is None and workers > 1:
             _quiet_resource_tracker()
-        store = Store(out, spec.identity())
+        store = Store(out, spec.identity(), deals if isinstance(deals, DealFile) else None)
         try:
-            return _fill(spec, store, seeds, workers, client, chunk_seconds, on_progress)
+            return _fill(spec, store, deals, workers, client, chunk_seconds, on_progress)
         finally:
             store.close()
     finally:
@@ -191,7 +210,7 @@ def run_survey(
 def _fill(
     spec: SurveySpec,
     store: Store,
-    seeds: Sequence[Span],
+    deals: Sequence[Span] | DealFile,
     workers: int,
     client: Any,
     chunk_seconds: float,
@@ -199,10 +218,10 @@ def _fill(
 ) -> Tally:
     """Count what the open survey holds, then solve and store the rest; a fault of the file or
     the scheduler is raised saying how many deals are stored."""
-    tally = Tally(total=count_seeds(seeds))
+    tally = Tally()
     try:
-        tally.skipped, tally.skipped_won = store.count_in(seeds)
-        chunker = _Chunker(store.missing(seeds), chunk_seconds * (4 if client else 1))  # Dask: fewer, larger
+        tally.total, tally.skipped, tally.skipped_won, pending, work = _pending(store, deals)
+        chunker = _Chunker(pending, chunk_seconds * (4 if client else 1))  # Dask: fewer, larger
         if on_progress is not None:
             on_progress(tally)
 
@@ -214,7 +233,7 @@ def _fill(
             if on_progress is not None:
                 on_progress(tally)
 
-        _run_interruptibly(spec, chunker, workers, client, arrived, tally)
+        _run_interruptibly(spec, work, chunker, workers, client, arrived, tally)
     except StoreFault as fault:  # the file failed under the run: what is stored stays
         fix = f"{fault.fix}, then rerun the same command to carry on" if fault.resumable else fault.fix
         raise StoreFault(store.path, f"{fault.what} after {_stored(tally)} were stored", fix) from None
@@ -223,6 +242,17 @@ def _fill(
             f"{lost}; {_stored(tally)} are stored in {store.path}: rerun the same command to carry on"
         ) from None
     return tally
+
+
+def _pending(store: Store, deals: Sequence[Span] | DealFile) -> tuple[int, int, int, Iterator[Any], Work]:
+    """The deals wanted, stored already (and of those won), the rest to solve, and how."""
+    if isinstance(deals, DealFile):  # every stored line is one of the file's: the store checked
+        every = (1, MAX_SURVEY_SEED)
+        stored = store.stored_in(*every)
+        done, won = store.count_in([every])
+        return len(deals.deals), done, won, iter([deal for deal in deals.deals if deal[0] not in stored]), solve_lines
+    done, won = store.count_in(deals)
+    return count_seeds(deals), done, won, store.missing(deals), solve_seeds
 
 
 def worker_count(jobs: int) -> int:
@@ -259,7 +289,7 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def _run_interruptibly(
-    spec: SurveySpec, chunker: _Chunker, workers: int, client: Any, arrived: Arrived, tally: Tally
+    spec: SurveySpec, work: Work, chunker: _Chunker, workers: int, client: Any, arrived: Arrived, tally: Tally
 ) -> None:
     """Run the chunks where they are to run; Ctrl-C or SIGTERM ends the run as ``interrupted``."""
     started = time.monotonic()
@@ -268,14 +298,14 @@ def _run_interruptibly(
         signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         if client is not None:
-            _run_dask(spec, chunker, client, arrived)
+            _run_dask(spec, work, chunker, client, arrived)
         elif workers <= 1:
             while not chunker.exhausted:
                 chunk = chunker.next()
                 if chunk:
-                    arrived(solve_seeds(spec, chunk))
+                    arrived(work(spec, chunk))
         else:
-            _run_pool(spec, chunker, workers, arrived)
+            _run_pool(spec, work, chunker, workers, arrived)
     except (KeyboardInterrupt, _Interrupted):
         tally.interrupted = True
     finally:
@@ -316,7 +346,7 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _run_pool(spec: SurveySpec, chunker: _Chunker, jobs: int, arrived: Arrived) -> None:
+def _run_pool(spec: SurveySpec, work: Work, chunker: _Chunker, jobs: int, arrived: Arrived) -> None:
     import multiprocessing
 
     pool = ProcessPoolExecutor(
@@ -328,7 +358,7 @@ def _run_pool(spec: SurveySpec, chunker: _Chunker, jobs: int, arrived: Arrived) 
             while len(running) < 2 * jobs and not chunker.exhausted:
                 chunk = chunker.next()
                 if chunk:
-                    running.add(pool.submit(solve_seeds, spec, chunk))
+                    running.add(pool.submit(work, spec, chunk))
             if not running:
                 break
             finished, running = wait(running, return_when=FIRST_COMPLETED)
@@ -357,8 +387,8 @@ def _dask_client(scheduler: str) -> Any:
         raise SurveyError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
 
 
-def _run_dask(spec: SurveySpec, chunker: _Chunker, client: Any, arrived: Arrived) -> None:
-    """Keep the cluster's threads busy with chunks (two each) until every seed is stored; a lost
+def _run_dask(spec: SurveySpec, work: Work, chunker: _Chunker, client: Any, arrived: Arrived) -> None:
+    """Keep the cluster's threads busy with chunks (two each) until every deal is stored; a lost
     scheduler (its futures cancelled, its connection closed) is raised as :class:`SchedulerLost`."""
     from distributed import as_completed
 
@@ -371,7 +401,7 @@ def _run_dask(spec: SurveySpec, chunker: _Chunker, client: Any, arrived: Arrived
             while len(submitted) < 2 * threads and not chunker.exhausted:
                 chunk = chunker.next()
                 if chunk:
-                    future = client.submit(solve_seeds, spec, chunk, pure=False)
+                    future = client.submit(work, spec, chunk, pure=False)
                     submitted.add(future)
                     in_flight.add(future)
 

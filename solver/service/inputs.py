@@ -1,4 +1,4 @@
-"""Reading what the user points the command line at: a file, or standard input written ``-``.
+"""Reading what the user points a command (or the Python API) at: a file, or standard input written ``-``.
 
 Text is read as editors write it: UTF-8 with or without a byte-order mark, lines ending in LF or
 CRLF. What is not text (a NUL byte, bytes that are not UTF-8, a line longer than any this program
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
-from solver.cli.errors import UsageError
+from solver.service.errors import InputError
 
 STDIN = "-"
 #: The longest line read (a deal or a move line is a few hundred characters at most).
@@ -34,7 +34,7 @@ def text_lines(source: str, what: str) -> Iterator[str]:
             if not raw:
                 return
             if len(raw) > MAX_LINE:
-                raise UsageError(
+                raise InputError(
                     f"{what} {name_of(source)}: line {number} is longer than {MAX_LINE} bytes; is it a text file?"
                 )
             yield _decoded(raw, source, what, number).rstrip("\r\n")
@@ -45,7 +45,7 @@ def read_text(source: str, what: str) -> str:
     with _opened(source, what) as stream:
         raw = stream.read(MAX_TEXT + 1)
     if len(raw) > MAX_TEXT:
-        raise UsageError(f"{what} {name_of(source)} is larger than {MAX_TEXT // 2**20} MiB; is it the right file?")
+        raise InputError(f"{what} {name_of(source)} is larger than {MAX_TEXT // 2**20} MiB; is it the right file?")
     lines = raw.splitlines(keepends=True) or [b""]
     return "".join(_decoded(line, source, what, number) for number, line in enumerate(lines, 1))
 
@@ -56,27 +56,27 @@ def without_bom(text: str) -> str:
 
 
 def _decoded(raw: bytes, source: str, what: str, number: int) -> str:
-    """One line of ``source`` as text (its byte-order mark dropped on line 1), or a UsageError."""
+    """One line of ``source`` as text (its byte-order mark dropped on line 1), or a InputError."""
     if b"\0" in raw:
-        raise UsageError(f"{what} {name_of(source)}: line {number} holds a NUL byte; it is not a text file")
+        raise InputError(f"{what} {name_of(source)}: line {number} holds a NUL byte; it is not a text file")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        raise UsageError(f"{what} {name_of(source)}: line {number} is not UTF-8 text; save the file as UTF-8") from None
+        raise InputError(f"{what} {name_of(source)}: line {number} is not UTF-8 text; save the file as UTF-8") from None
     return without_bom(text) if number == 1 else text
 
 
 @contextmanager
 def _opened(source: str, what: str) -> Iterator[BinaryIO]:
-    """The file opened for reading bytes (standard input for ``-``, left open), or a UsageError
+    """The file opened for reading bytes (standard input for ``-``, left open), or a InputError
     saying why it cannot be."""
     try:
         if source == STDIN:
             if sys.stdin is None:
-                raise UsageError(f"cannot read {what} from standard input: it is closed")
+                raise InputError(f"cannot read {what} from standard input: it is closed")
             yield sys.stdin.buffer
             return
         with open(source, "rb") as stream:
             yield stream
     except OSError as error:  # opening or reading: the reads are the only code run in the block
-        raise UsageError(f"cannot read {what} {name_of(source)}: {error.strerror or error}") from None
+        raise InputError(f"cannot read {what} {name_of(source)}: {error.strerror or error}") from None
