@@ -248,17 +248,16 @@ class Store:
                 seed for (seed,) in self.db.execute("SELECT seed FROM deals WHERE seed BETWEEN ? AND ?", (low, high))
             }
 
-    def count_in(self, spans: Sequence[Span]) -> tuple[int, int]:
-        """(stored deals, of which won) within the seed ranges."""
-        done = won = 0
+    def count_in(self, spans: Sequence[Span]) -> dict[str, int]:
+        """The stored deals within the seed ranges, counted by verdict."""
+        counts: dict[str, int] = {}
         with self._faults("read"):
             for low, high in spans:
-                n, w = self.db.execute(
-                    "SELECT COUNT(*), COALESCE(SUM(result = 'won'), 0) FROM deals WHERE seed BETWEEN ? AND ?",
-                    (low, high),
-                ).fetchone()
-                done, won = done + n, won + w
-        return done, won
+                for result, n in self.db.execute(
+                    "SELECT result, COUNT(*) FROM deals WHERE seed BETWEEN ? AND ? GROUP BY result", (low, high)
+                ):
+                    counts[result] = counts.get(result, 0) + n
+        return counts
 
     def missing(self, spans: Sequence[Span], block: int = 10000) -> Iterator[int]:
         """The seeds of the ranges not stored yet, in increasing order (memory bounded by ``block``)."""

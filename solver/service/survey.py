@@ -109,14 +109,13 @@ def solve_seeds(spec: SurveySpec, seeds: Sequence[int]) -> list[Row]:
 
 @dataclass
 class Tally:
-    """What a survey run did: deals wanted, already stored (and of those won), solved now, won now,
-    and the verdicts of the deals solved now."""
+    """What a survey run did: deals wanted, already stored (and their verdicts), solved now, and
+    the verdicts of the deals solved now."""
 
     total: int = 0
     skipped: int = 0
-    skipped_won: int = 0
+    skipped_results: dict[str, int] = field(default_factory=dict)
     solved: int = 0
-    won: int = 0
     wall_seconds: float = 0.0
     results: dict[str, int] = field(default_factory=dict)
     interrupted: bool = False
@@ -125,7 +124,10 @@ class Tally:
         self.solved += len(rows)
         for row in rows:
             self.results[row.result] = self.results.get(row.result, 0) + 1
-            self.won += row.result == "won"
+
+    def stored(self, verdict: str) -> int:
+        """The deals of the wanted seeds stored with this verdict, before this run or by it."""
+        return self.skipped_results.get(verdict, 0) + self.results.get(verdict, 0)
 
 
 class _Chunker:
@@ -201,7 +203,8 @@ def _fill(
     the scheduler is raised saying how many deals are stored."""
     tally = Tally(total=count_seeds(seeds))
     try:
-        tally.skipped, tally.skipped_won = store.count_in(seeds)
+        tally.skipped_results = store.count_in(seeds)
+        tally.skipped = sum(tally.skipped_results.values())
         chunker = _Chunker(store.missing(seeds), chunk_seconds * (4 if client else 1))  # Dask: fewer, larger
         if on_progress is not None:
             on_progress(tally)
