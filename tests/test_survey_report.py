@@ -173,6 +173,9 @@ def test_each_figure_is_written_in_the_format_its_name_asks_for(mixed, decided, 
     for figure in (scores, cpu, rates):
         data = figure.read_bytes()
         assert data.startswith(MAGIC[kind]) and len(data) > 5000, figure
+    again = tmp_path / f"again.{kind}"
+    assert runner.invoke(cli, ["report", str(mixed[0]), "--plot", str(again)]).exit_code == 0
+    assert again.read_bytes() == scores.read_bytes()  # no date, no random ids: the same survey, the same bytes
     if kind == "svg":
         assert b"<svg" in scores.read_bytes()[:1000]
         assert b"sheinwold" in scores.read_bytes().lower() or b"Sheinwold" in scores.read_bytes()

@@ -58,10 +58,13 @@ def pyplot() -> Any:
 
 
 def _save(figure: Any, option: str, target: str, dpi: int) -> None:
-    """Write ``figure`` whole or not at all, without a date in it (the same survey gives the same file)."""
+    """Write ``figure`` whole or not at all, with no date and no random ids in it, so that the same
+    survey gives the same bytes (a figure kept under version control changes only when it does)."""
+    import matplotlib
+
     kind = plot_format(option, target)
     metadata = {"png": {}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}[kind]
-    with replacing(target, binary=True) as out:
+    with matplotlib.rc_context({"svg.hashsalt": "patience-solver"}), replacing(target, binary=True) as out:
         figure.savefig(out, format=kind, dpi=dpi, metadata=metadata)
 
 
