@@ -91,9 +91,11 @@ def _print_tally(out: Path, tally: Tally) -> None:
 
 
 def report_command(
-    files: list[Path] = typer.Argument(..., help="A survey file written by 'patience survey', or several to compare."),
+    files: list[Path] = typer.Argument(
+        ..., metavar="survey", help="A survey file written by 'patience survey', or several to compare."
+    ),
     as_csv: str | None = typer.Option(
-        None, "--csv", help="Write every deal of the survey as CSV to this file ('-': standard output; one survey)."
+        None, "--csv", help="Write every deal of one survey as CSV to this file ('-': standard output)."
     ),
     summary_csv: str | None = typer.Option(
         None,
