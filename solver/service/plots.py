@@ -4,6 +4,7 @@ and the win rates of several surveys side by side. Every rate is drawn as its 95
 
 from __future__ import annotations
 
+import math
 from array import array
 from collections.abc import Sequence
 from pathlib import Path
@@ -174,8 +175,8 @@ def _seconds(path: Path) -> dict[str, array[float]]:
     found: dict[str, array[float]] = {verdict: array("d") for verdict in VERDICTS}
     store = Store(path)
     try:
-        for row in store.rows():
-            found.setdefault(row.result, array("d")).append(max(row.seconds, _SHORTEST))
+        for result, seconds in store.each("SELECT result, MAX(seconds, ?) FROM deals", (_SHORTEST,)):
+            found.setdefault(result, array("d")).append(seconds)
     finally:
         store.close()
     return found
@@ -183,8 +184,6 @@ def _seconds(path: Path) -> dict[str, array[float]]:
 
 def _log_edges(shortest: float, longest: float, per_decade: int = 10) -> list[float]:
     """Bin edges spaced evenly on a log axis, ``per_decade`` to a factor of ten, covering both ends."""
-    import math
-
     first = math.floor(math.log10(shortest) * per_decade)
     last = max(first + 1, math.ceil(math.log10(longest) * per_decade))
     return [10 ** (step / per_decade) for step in range(first, last + 1)]

@@ -34,10 +34,17 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
             "COALESCE(SUM(result='unknown'),0), COALESCE(SUM(score_proven),0), COALESCE(SUM(nodes),0), "
             "COALESCE(SUM(seconds),0), COALESCE(MAX(seconds),0) FROM deals"
         )[0]
-        histogram = _histogram_of(
-            store.query("SELECT score, result, COUNT(*), SUM(score_proven) FROM deals GROUP BY score, result")
+        histogram = [
+            dict(zip(("score", "deals", "proven", *VERDICTS), row))
+            for row in store.query(
+                "SELECT score, COUNT(*), SUM(score_proven), SUM(result='won'), SUM(result='lost'), "
+                "SUM(result='unknown') FROM deals GROUP BY score ORDER BY score IS NULL, score"
+            )
+        ]
+        p99 = store.query(  # counted from the top: SQLite then sorts only the slowest 1%, not every deal
+            "SELECT seconds FROM deals ORDER BY seconds DESC LIMIT 1 OFFSET ?",
+            (max(0, deals - 1 - nearest_rank(deals, 0.99)),),
         )
-        p99 = store.query("SELECT seconds FROM deals ORDER BY seconds LIMIT 1 OFFSET ?", (nearest_rank(deals, 0.99),))
         slow = [
             dict(zip(("seed", "result", "score", "nodes", "seconds"), row))
             for row in store.query(
@@ -75,18 +82,6 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
     if family is not None and family.threshold is not None:
         summary["threshold"] = _threshold(family.threshold, histogram, deals)
     return summary
-
-
-def _histogram_of(groups: list[tuple[Any, ...]]) -> list[dict[str, Any]]:
-    """One entry per score reached (None last: no end of the game reached), with its deals by
-    verdict and how many of them have the score proven minimal."""
-    by_score: dict[Any, dict[str, Any]] = {}
-    for score, result, count, sure in groups:
-        entry = by_score.setdefault(score, {"score": score, "deals": 0, "proven": 0} | dict.fromkeys(VERDICTS, 0))
-        entry["deals"] += count
-        entry["proven"] += sure
-        entry[result] = entry.get(result, 0) + count
-    return sorted(by_score.values(), key=lambda entry: (entry["score"] is None, entry["score"] or 0))
 
 
 def _threshold(threshold: tuple[str, int], histogram: list[dict[str, Any]], deals: int) -> dict[str, Any]:

@@ -277,6 +277,11 @@ class Store:
         with self._faults("read"):
             return self.db.execute(sql, parameters).fetchall()
 
+    def each(self, sql: str, parameters: Sequence[Any] = ()) -> Iterator[Any]:
+        """The rows of a read-only query, read as they are consumed (for reports of any size)."""
+        with self._faults("read"):
+            yield from self.db.execute(sql, parameters)
+
     def rows(self) -> Iterator[Row]:
         """Every stored deal, by seed (a column the file predates reads as empty)."""
         with self._faults("read"):
