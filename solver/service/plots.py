@@ -74,7 +74,10 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
     minima, unknown deals' the best found), with the win rate's range and the threshold win."""
     plt = pyplot()
     survey, histogram = summary["survey"], summary["histogram"]
+    threshold = summary.get("threshold")
     scored = [row["score"] for row in histogram if row["score"] is not None]
+    if scored and threshold is not None:  # room for the threshold's mark, whatever the scores reached
+        scored += [threshold["at_most"], threshold["at_most"] + 1]
     ticks = list(range(min(scored), max(scored) + 1)) if scored else []
     by_score = {row["score"]: row for row in histogram}
     labels = [str(score) for score in ticks] + (["none"] if None in by_score else [])
@@ -99,7 +102,6 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
         axes.set_xticks(range(len(keys)), labels, fontsize=8 if len(keys) > 30 else None)
         axes.set_xlabel(survey["score_label"])
         axes.set_ylabel("deals")
-        threshold = summary.get("threshold")
         notes = [
             f"won {summary['won']}, lost {summary['lost']}, unknown {summary['unknown']}",
             f"win rate {percent(summary['win_rate_low'])} to {percent(summary['win_rate_high'])} (95%)",
@@ -112,17 +114,7 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
                 f"{threshold['name'].capitalize()} win rate {percent(threshold['rate_low'])} "
                 f"to {percent(threshold['rate_high'])} (95%)"
             )
-        axes.text(
-            0.98,
-            0.62,
-            "\n".join(notes),
-            transform=axes.transAxes,
-            ha="right",
-            va="top",
-            fontsize=8,
-            bbox={"boxstyle": "round", "facecolor": "white", "edgecolor": "#bbbbbb"},
-        )
-        axes.legend(loc="upper right", fontsize=8)
+        axes.legend(loc="best", fontsize=8, title="\n".join(notes), title_fontsize=8, alignment="left")
         axes.set_title(f"{_name(survey)}: {summary['deals']} deals\n{win_rate_text(summary)}", fontsize=10)
         _save(figure, "--plot", target, dpi)
     finally:
