@@ -1,9 +1,10 @@
 """Win rates of any games or variants over PySolFC-numbered deals, run as surveys.
 
 For each game or variant named: deals, won / lost / unknown, the win rate with its 95% Wilson
-interval, the threshold win (Sheinwold's five piles, for Accordion) where the game has one, CPU
-seconds per deal (mean, max), states per CPU second and the most states one deal took; with
---fewest-redeals, how many wins have their fewest redeals proven and the range of those counts.
+interval (a 95% range when deals are unknown, as ``patience report`` gives it), the threshold
+win (Sheinwold's five piles, for Accordion) where the game has one, CPU seconds per deal (mean,
+max), states per CPU second and the most states one deal took; with --fewest-redeals, how many
+wins have their fewest redeals proven and the range of those counts.
 Every line counted was replayed through the rules. Each preset is a survey (solver.service.survey)
 into a temporary file, so --jobs 2 gives the same figures as --jobs 1 under --max-nodes.
 
@@ -21,9 +22,10 @@ import time
 from pathlib import Path
 
 from solver.errors import UserError
+from solver.service.report import rate_text
 from solver.service.seeds import parse_seeds
 from solver.service.setup import parse_size
-from solver.service.stats import wilson
+from solver.service.stats import rate_range
 from solver.service.store import Row, Store
 from solver.service.survey import SurveySpec, run_survey
 
@@ -49,19 +51,13 @@ def report(label: str, rows: list[Row], wall: float, fewest_redeals: bool, thres
     """The figures of one preset's survey."""
     deals = len(rows)
     won, lost = sum(row.result == "won" for row in rows), sum(row.result == "lost" for row in rows)
-    low, high = wilson(won, deals)
-    print(
-        f"{label}: {deals} deals, won {won}, lost {lost}, unknown {deals - won - lost}; "
-        f"win rate {won / deals:.1%} (95% Wilson interval {low:.1%} to {high:.1%})"
-    )
+    unknown = deals - won - lost
+    print(f"{label}: {deals} deals, won {won}, lost {lost}, unknown {unknown}; win {_rate(won, unknown, deals)}")
     if threshold is not None:
         name, most = threshold
         reached = sum(row.score is not None and row.score <= most for row in rows)
-        low, high = wilson(reached, deals)
-        print(
-            f"  {name} win ({most} or fewer): {reached}, {reached / deals:.1%} "
-            f"(95% Wilson interval {low:.1%} to {high:.1%})"
-        )
+        open_ = sum(row.result == "unknown" and (row.score is None or row.score > most) for row in rows)
+        print(f"  {name} win ({most} or fewer): {reached}; {_rate(reached, open_, deals)}")
     cpu = sum(row.seconds for row in rows)
     slowest = max(rows, key=lambda row: row.seconds)
     largest = max(rows, key=lambda row: row.nodes)
@@ -74,6 +70,12 @@ def report(label: str, rows: list[Row], wall: float, fewest_redeals: bool, thres
         proven = sorted(row.redeals for row in rows if row.redeals is not None and row.limit_hit is None)
         span = f": {proven[0]} to {proven[-1]} redeals" if proven else ""
         print(f"  fewest redeals proven for {len(proven)} of {won} wins{span}")
+
+
+def _rate(count: int, undecided: int, deals: int) -> str:
+    """A rate as ``patience report`` states it: with its 95% Wilson interval, or as the 95% range
+    it lies in when deals are undecided."""
+    return rate_text(count / deals, *rate_range(count, undecided, deals), undecided)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -187,8 +187,9 @@ def survey(
 
 class SurveyRows:
     """The rows of a survey file: iterate for :class:`~solver.service.store.Row` records (by
-    seed, or by line in a survey of a deal file), or ``to_frame()`` for a pandas DataFrame (pandas
-    must be installed)."""
+    seed, or by line in a survey of a deal file), ``to_frame()`` for a pandas DataFrame (pandas
+    must be installed), or ``summary()`` for what ``patience report --json`` says of it (without
+    the rows)."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -200,6 +201,13 @@ class SurveyRows:
             yield from store.rows()
         finally:
             store.close()
+
+    def summary(self, slowest: int = 10) -> dict[str, Any]:
+        """The report's summary: counts, ``win_rate_low`` and ``win_rate_high`` (the 95% range; the
+        Wilson interval when no deal is unknown), the score histogram by verdict, CPU per deal."""
+        from solver.service.report import summarize
+
+        return summarize(self.path, slowest)
 
     def to_frame(self) -> Any:
         try:

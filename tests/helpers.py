@@ -212,3 +212,48 @@ def patience_command() -> list[str]:
     found = str(beside) if beside.exists() else shutil.which("patience")
     assert found, "patience is not installed: pip install -e ."
     return [found]
+
+
+def survey_cli() -> Any:
+    """A command line with just the survey commands, registered as solver.cli registers them."""
+    import typer
+
+    from solver.cli import friendly
+    from solver.cli.survey import report_command, survey_command
+
+    cli = typer.Typer(pretty_exceptions_enable=False)
+    cli.command("survey")(friendly(survey_command))
+    cli.command("report")(friendly(report_command))
+    return cli
+
+
+def error_line(result: Any) -> str:
+    """The one stderr line of a refused command (exit code 2)."""
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("patience: error: "), (
+        result.exit_code,
+        result.stderr,
+        result.exception,
+    )
+    return lines[0]
+
+
+def wilson_by_bisection(won: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
+    """The Wilson interval from its definition: the p with |won/n - p| = z * sqrt(p (1 - p) / n)."""
+    import math
+
+    observed = won / n
+
+    def outside(p: float) -> float:
+        return abs(observed - p) - z * math.sqrt(p * (1 - p) / n)
+
+    def root(inside: float, beyond: float) -> float:
+        for _ in range(200):
+            middle = (inside + beyond) / 2
+            if outside(middle) > 0:
+                beyond = middle
+            else:
+                inside = middle
+        return (inside + beyond) / 2
+
+    return root(observed, 0.0), root(observed, 1.0)

@@ -81,6 +81,10 @@ def test_hint_survey_and_load_survey(tmp_path: Path) -> None:
     assert [row.seed for row in rows] == list(range(1, 21)) and {row.result for row in rows} <= {"won", "lost"}
     again = solver.solve("thirteens", seed=rows[4].seed)
     assert (again.result, again.score, again.nodes) == (rows[4].result, rows[4].score, rows[4].nodes)
+    summary = solver.load_survey(out).summary()
+    won = sum(row.result == "won" for row in rows)
+    assert (summary["deals"], summary["won"], summary["unknown"]) == (20, won, 0)
+    assert [summary["win_rate_low"], summary["win_rate_high"]] == summary["win_rate_95"]
     with pytest.raises(UserError):
         solver.load_survey(tmp_path / "missing.sqlite")
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import math
 import os
 import signal
 import sqlite3
@@ -17,27 +16,28 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-import typer
-from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, survey_args, survey_table
+from helpers import (
+    SURVEY_GAME,
+    SURVEY_NODES,
+    SURVEY_VARIANT,
+    survey_args,
+    survey_cli,
+    survey_table,
+    wilson_by_bisection,
+)
 from typer.testing import CliRunner
 
 from rulesets.cards import format_cards
-from solver.cli import friendly
-from solver.cli.survey import report_command, survey_command
 from solver.result import Limits
 from solver.service.errors import SurveyError
-from solver.service.report import summarize
 from solver.service.seeds import MAX_SURVEY_SEED, parse_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
 from solver.service.stats import wilson
-from solver.service.store import Row, Store
+from solver.service.store import Store
 from solver.service.survey import SurveySpec, run_survey
 
-# A command line with just the survey commands, registered as solver.cli registers them.
-cli = typer.Typer(pretty_exceptions_enable=False)
-cli.command("survey")(friendly(survey_command))
-cli.command("report")(friendly(report_command))
+cli = survey_cli()
 runner = CliRunner()
 
 GAME, VARIANT, NODES = SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES
@@ -269,84 +269,11 @@ def test_no_progress_bar_in_pipes_but_one_on_request(tmp_path):
 # ----------------------------------------------------------------------------- the report
 
 
-def wilson_by_bisection(won: int, n: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    """The Wilson interval from its definition: the p with |won/n - p| = z * sqrt(p (1 - p) / n)."""
-    observed = won / n
-
-    def outside(p: float) -> float:
-        return abs(observed - p) - z * math.sqrt(p * (1 - p) / n)
-
-    def root(inside: float, beyond: float) -> float:
-        for _ in range(200):
-            middle = (inside + beyond) / 2
-            if outside(middle) > 0:
-                beyond = middle
-            else:
-                inside = middle
-        return (inside + beyond) / 2
-
-    return root(observed, 0.0), root(observed, 1.0)
-
-
 @pytest.mark.parametrize("won, n", [(0, 10), (10, 10), (1, 2), (37, 100), (813, 100000)])
 def test_wilson_interval_matches_its_definition(won, n):
     low, high = wilson(won, n)
     expected = wilson_by_bisection(won, n)
     assert low == pytest.approx(expected[0], abs=1e-9) and high == pytest.approx(expected[1], abs=1e-9)
-
-
-def _synthetic(path: Path, counts: dict[str, int]) -> list[tuple]:
-    """A survey file with known rows: scores and seconds chosen by seed."""
-    identity = SPEC.identity()
-    store = Store(path, identity)
-    rows, seed = [], 0
-    for result, count in counts.items():
-        for _ in range(count):
-            seed += 1
-            score = 1 if result == "won" else (None if seed % 7 == 0 else 2 + seed % 3)
-            rows.append(
-                Row(
-                    seed,
-                    GAME,
-                    VARIANT,
-                    identity["options"],
-                    "AS",
-                    result,
-                    score,
-                    int(result != "unknown"),
-                    "max_nodes" if result == "unknown" else None,
-                    10 * seed,
-                    seed / 1000,
-                    0,
-                    "0",
-                )
-            )
-    store.add(rows)
-    store.close()
-    return rows
-
-
-def test_report_numbers_from_known_counts(tmp_path):
-    path = tmp_path / "known.sqlite"
-    rows = _synthetic(path, {"won": 37, "lost": 50, "unknown": 13})
-    summary = summarize(path, slowest=3)
-    assert (summary["deals"], summary["won"], summary["lost"], summary["unknown"]) == (100, 37, 50, 13)
-    assert summary["win_rate"] == pytest.approx(0.37)
-    expected = wilson_by_bisection(37, 100)
-    assert summary["win_rate_95"] == pytest.approx(list(expected), abs=1e-9)
-    assert {row["score"]: row["deals"] for row in summary["histogram"]} == dict(Counter(row[6] for row in rows))
-    assert [row["seed"] for row in summary["slowest"]] == [100, 99, 98]
-    assert summary["threshold"]["name"] == "sheinwold" and summary["threshold"]["deals"] == sum(
-        1 for row in rows if row[6] is not None and row[6] <= 5
-    )
-    text = runner.invoke(cli, ["report", str(path), "--slowest", "3"])
-    assert text.exit_code == 0
-    assert (
-        f"won: 37  win rate 37.00% (95% Wilson interval {100 * expected[0]:.2f}% to {100 * expected[1]:.2f}%)"
-        in text.stdout
-    )
-    assert "lost: 50  unknown: 13" in text.stdout and "slowest deals:" in text.stdout
-    assert "none" in text.stdout  # deals that reached no score
 
 
 def test_report_of_a_real_survey_and_its_exports(reference, tmp_path):
@@ -365,6 +292,10 @@ def test_report_of_a_real_survey_and_its_exports(reference, tmp_path):
     document = json.loads(json_file.read_text())
     assert document["won"] == counts["won"] and document["deals"] == 150
     assert document["win_rate_95"] == pytest.approx(list(wilson_by_bisection(counts["won"], 150)), abs=1e-9)
+    assert document["win_rate_low"] == document["win_rate_95"][0]
+    assert document["win_rate_high"] == pytest.approx(
+        wilson_by_bisection(counts["won"] + counts["unknown"], 150)[1], abs=1e-9
+    )
     assert [(r["seed"], r["result"], r["score"]) for r in document["rows"]] == [
         (row[0], row[5], row[6]) for row in rows
     ]

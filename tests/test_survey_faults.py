@@ -25,27 +25,24 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-import typer
 from helpers import (
     SURVEY_GAME,
     SURVEY_NODES,
     SURVEY_VARIANT,
+    error_line,
     patience_command,
     survey_args,
+    survey_cli,
     survey_deal_file,
     survey_table,
 )
 from typer.testing import CliRunner
 
-from solver.cli import friendly
-from solver.cli.survey import report_command, survey_command
 from solver.service import store as store_module
 from solver.service.seeds import parse_seeds
 from solver.service.survey import SurveySpec, run_survey
 
-cli = typer.Typer(pretty_exceptions_enable=False)
-cli.command("survey")(friendly(survey_command))
-cli.command("report")(friendly(report_command))
+cli = survey_cli()
 runner = CliRunner()
 
 SEEDS, TOTAL = "1-80", 80
@@ -74,17 +71,6 @@ def source(request, tmp_path) -> str | Path:
 def snapshot(directory: Path) -> dict[str, bytes]:
     """Every file of a directory and its bytes: what a refused command must leave as it was."""
     return {entry.name: entry.read_bytes() for entry in sorted(directory.iterdir()) if entry.is_file()}
-
-
-def error_line(result) -> str:
-    """The one stderr line of a refused command (exit code 2)."""
-    lines = result.stderr.strip().splitlines()
-    assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("patience: error: "), (
-        result.exit_code,
-        result.stderr,
-        result.exception,
-    )
-    return lines[0]
 
 
 def stored_count(message: str) -> int:
@@ -139,7 +125,7 @@ def test_a_failed_export_leaves_the_file_it_would_replace(reference, tmp_path, m
     def full(source, destination):
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr("solver.service.report.os.replace", full)
+    monkeypatch.setattr("solver.service.output.os.replace", full)
     result = runner.invoke(cli, ["report", str(reference[0]), "--csv", str(target)])
     assert "cannot write" in error_line(result) and "No space left" in result.stderr
     assert snapshot(tmp_path) == {"deals.csv": b"the old export\n"}  # and no temporary file left

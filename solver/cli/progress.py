@@ -1,4 +1,5 @@
-"""The survey's progress bar on stderr (deals done, rate, ETA, wins), shown to people only."""
+"""The survey's progress bar on stderr (deals done, deals per second, time left, and the deals
+won, lost and left unknown so far), shown to people only; it fits an 80-column terminal."""
 
 from __future__ import annotations
 
@@ -23,15 +24,15 @@ class ProgressBar:
         self.bar: Any = None
 
     def __call__(self, tally: Tally) -> None:
-        done, won = tally.skipped + tally.solved, tally.skipped_won + tally.won
+        done = tally.skipped + tally.solved
         if self.bar is None:
-            self._start(tally.total, done, won)
+            self._start(tally.total, done, _verdicts(tally))
             return
         elapsed = time.monotonic() - self.started
         rate = (done - self.start_done) / elapsed if elapsed > 0 else 0.0
-        self.bar.update(self.task, completed=done, won=won, rate=f"{rate:.1f}", share=_share(won, done))
+        self.bar.update(self.task, completed=done, rate=f"{rate:.1f}", **_verdicts(tally))
 
-    def _start(self, total: int, done: int, won: int) -> None:
+    def _start(self, total: int, done: int, verdicts: dict[str, int]) -> None:
         from rich.console import Console
         from rich.progress import (
             BarColumn,
@@ -43,19 +44,19 @@ class ProgressBar:
 
         self.bar = Progress(
             TextColumn("{task.description}"),
-            BarColumn(),
+            BarColumn(bar_width=12),
             MofNCompleteColumn(),
-            TextColumn("{task.fields[rate]} deals/s"),
-            TextColumn("ETA"),
+            TextColumn("{task.fields[rate]}/s"),
             TimeRemainingColumn(),
-            TextColumn("won {task.fields[won]} ({task.fields[share]})"),
+            TextColumn(
+                "[green]won {task.fields[won]}[/] [blue]lost {task.fields[lost]}[/] "
+                "[yellow]unknown {task.fields[unknown]}[/]"
+            ),
             console=Console(stderr=True),
             transient=False,
         )
         self.started, self.start_done = time.monotonic(), done
-        self.task = self.bar.add_task(
-            self.title, total=total, completed=done, won=won, rate="-", share=_share(won, done)
-        )
+        self.task = self.bar.add_task(self.title, total=total, completed=done, rate="-", **verdicts)
         self.bar.start()
 
     def close(self) -> None:
@@ -65,5 +66,6 @@ class ProgressBar:
             self.bar = None
 
 
-def _share(won: int, done: int) -> str:
-    return f"{100 * won / done:.1f}%" if done else "-"
+def _verdicts(tally: Tally) -> dict[str, int]:
+    """The deals won, lost and unknown so far (stored before this run or by it)."""
+    return {verdict: tally.stored(verdict) for verdict in ("won", "lost", "unknown")}

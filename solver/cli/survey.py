@@ -17,16 +17,13 @@ from solver.cli.options import (
     VariantOption,
 )
 from solver.cli.progress import ProgressBar, show_progress
+from solver.service.comparison import render_table
 from solver.service.deal_file import DealFile, read_deal_file
-from solver.service.errors import SchedulerLost
-from solver.service.report import (
-    check_targets,
-    plot,
-    render,
-    summarize,
-    write_csv,
-    write_json,
-)
+from solver.service.errors import SchedulerLost, SurveyError
+from solver.service.exports import check_targets, write_csv, write_json, write_summary_csv
+from solver.service.plots import check_dpi, plot_format, plot_rates, plot_scores
+from solver.service.plots import plot_cpu as plot_cpu_seconds
+from solver.service.report import render, summarize
 from solver.service.seeds import Span, parse_seeds
 from solver.service.setup import parse_size
 from solver.service.survey import SurveySpec, Tally, run_survey, worker_count
@@ -112,30 +109,67 @@ def _print_tally(out: Path, tally: Tally) -> None:
 
 
 def report_command(
-    file: Path = typer.Argument(..., help="A survey file written by 'patience survey'."),
+    files: list[Path] = typer.Argument(
+        ..., metavar="survey", help="A survey file written by 'patience survey', or several to compare."
+    ),
     as_csv: str | None = typer.Option(
-        None, "--csv", help="Write every deal as CSV to this file ('-': standard output)."
+        None, "--csv", help="Write every deal of one survey as CSV to this file ('-': standard output)."
+    ),
+    summary_csv: str | None = typer.Option(
+        None,
+        "--summary-csv",
+        help="Write one CSV row per survey (settings, counts, win_rate_low/high, CPU) to this file "
+        "('-': standard output).",
     ),
     as_json: str | None = typer.Option(
-        None, "--json", help="Write the summary and every deal as JSON to this file ('-': standard output)."
+        None,
+        "--json",
+        help="Write the summary and every deal as JSON to this file ('-': standard output); "
+        "of several surveys, an array of their summaries.",
     ),
     plot_file: str | None = typer.Option(
-        None, "--plot", help="Draw the score histogram to this PNG file (extra 'plot')."
+        None,
+        "--plot",
+        help="Draw the score distribution (of several surveys: their win rates side by side) to this "
+        ".png, .pdf or .svg file (extra 'plot').",
     ),
+    plot_cpu: str | None = typer.Option(
+        None, "--plot-cpu", help="Draw the CPU seconds per deal, on a log axis, to this .png, .pdf or .svg file."
+    ),
+    dpi: int = typer.Option(200, "--dpi", help="Dots per inch of a PNG figure."),
     slowest: int = typer.Option(10, "--slowest", help="How many of the slowest deals to list (0 or more)."),
 ) -> None:
-    """Summarize a survey: win rate with a 95% Wilson interval, lost/unknown, scores, slowest deals.
+    """Summarize a survey: win rate, lost/unknown, scores, CPU per deal, slowest deals; or compare several.
 
-    The survey file is only read (a read-only one will do); each export is written whole or not
-    at all, and never over the survey.
+    The win rate is a 95% range: from the Wilson lower bound of the deals won to the Wilson upper
+    bound of the deals won or unknown (the Wilson interval when no deal is unknown).
+    Several files give one row per survey (text, --summary-csv, --json, --plot).
+    The survey files are only read (read-only ones will do); each export is written whole or
+    not at all, and never over a survey.
     """
-    check_targets(file, {"--csv": as_csv, "--json": as_json, "--plot": plot_file})
-    summary = summarize(file, slowest)
+    if as_csv is not None and len(files) > 1:
+        raise SurveyError(
+            "--csv writes the deals of one survey: give one file, or --summary-csv for one row per survey"
+        )
+    figures = {"--plot": plot_file, "--plot-cpu": plot_cpu}
+    check_targets(files, {"--csv": as_csv, "--summary-csv": summary_csv, "--json": as_json, **figures})
+    for option, target in figures.items():
+        if target is not None:
+            plot_format(option, target)
+    check_dpi(dpi)
+    summaries = [summarize(file, slowest) for file in files]
     if as_csv is not None:
-        write_csv(file, as_csv)
+        write_csv(files[0], as_csv)
+    if summary_csv is not None:
+        write_summary_csv(summaries, summary_csv)
     if as_json is not None:
-        write_json(file, summary, as_json)
+        write_json(files, summaries, as_json)
     if plot_file is not None:
-        plot(summary, plot_file)
-    if "-" not in (as_csv, as_json, plot_file):
-        typer.echo(render(summary))
+        if len(files) == 1:
+            plot_scores(summaries[0], plot_file, dpi)
+        else:
+            plot_rates(summaries, plot_file, dpi)
+    if plot_cpu is not None:
+        plot_cpu_seconds(files, summaries, plot_cpu, dpi)
+    if "-" not in (as_csv, summary_csv, as_json, plot_file, plot_cpu):
+        typer.echo(render(summaries[0]) if len(files) == 1 else render_table(summaries))

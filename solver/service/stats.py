@@ -1,4 +1,5 @@
-"""Statistics of surveys: the Wilson score interval of a win rate."""
+"""Statistics of surveys: the Wilson score interval of a win rate, and the range it widens to
+when some deals are undecided."""
 
 from __future__ import annotations
 
@@ -17,3 +18,16 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
     return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def rate_range(successes: int, undecided: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Where the rate lies when ``undecided`` trials could go either way: from the Wilson lower
+    bound of ``successes`` to the Wilson upper bound of ``successes + undecided`` (the two-sided
+    range Solvitaire's ``--solvability`` reports); the plain interval when nothing is undecided."""
+    return wilson(successes, trials, z)[0], wilson(successes + undecided, trials, z)[1]
+
+
+def nearest_rank(count: int, share: float) -> int:
+    """The 0-based position, in ascending order, of the ``share`` quantile of ``count`` values by
+    the nearest-rank method (the smallest value with at least that share at or below it)."""
+    return max(0, math.ceil(share * count) - 1)

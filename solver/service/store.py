@@ -306,17 +306,16 @@ class Store:
                 )
             }
 
-    def count_in(self, spans: Sequence[Span]) -> tuple[int, int]:
-        """(stored deals, of which won) within the ranges of keys (seeds, or lines)."""
-        done = won = 0
+    def count_in(self, spans: Sequence[Span]) -> dict[str, int]:
+        """The stored deals within the ranges of keys (seeds, or lines), counted by verdict."""
+        counts: dict[str, int] = {}
         with self._faults("read"):
             for low, high in spans:
-                n, w = self.db.execute(
-                    f"SELECT COUNT(*), COALESCE(SUM(result = 'won'), 0) FROM deals WHERE {self.key} BETWEEN ? AND ?",
-                    (low, high),
-                ).fetchone()
-                done, won = done + n, won + w
-        return done, won
+                for result, n in self.db.execute(
+                    f"SELECT result, COUNT(*) FROM deals WHERE {self.key} BETWEEN ? AND ? GROUP BY result", (low, high)
+                ):
+                    counts[result] = counts.get(result, 0) + n
+        return counts
 
     def missing(self, spans: Sequence[Span], block: int = 10000) -> Iterator[int]:
         """The seeds of the ranges not stored yet, in increasing order (memory bounded by ``block``)."""
@@ -335,6 +334,11 @@ class Store:
         """The rows of a read-only query of the file (for reports)."""
         with self._faults("read"):
             return self.db.execute(sql, parameters).fetchall()
+
+    def each(self, sql: str, parameters: Sequence[Any] = ()) -> Iterator[Any]:
+        """The rows of a read-only query, read as they are consumed (for reports of any size)."""
+        with self._faults("read"):
+            yield from self.db.execute(sql, parameters)
 
     def rows(self) -> Iterator[Row]:
         """Every stored deal, by seed or line (a column the file predates reads as empty)."""

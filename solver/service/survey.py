@@ -124,14 +124,13 @@ def _rows(spec: SurveySpec, deals: Iterable[tuple[list[Card], int | None, int | 
 
 @dataclass
 class Tally:
-    """What a survey run did: deals wanted, already stored (and of those won), solved now, won now,
-    and the verdicts of the deals solved now."""
+    """What a survey run did: deals wanted, already stored (and their verdicts), solved now, and
+    the verdicts of the deals solved now."""
 
     total: int = 0
     skipped: int = 0
-    skipped_won: int = 0
+    skipped_results: dict[str, int] = field(default_factory=dict)
     solved: int = 0
-    won: int = 0
     wall_seconds: float = 0.0
     results: dict[str, int] = field(default_factory=dict)
     interrupted: bool = False
@@ -140,7 +139,10 @@ class Tally:
         self.solved += len(rows)
         for row in rows:
             self.results[row.result] = self.results.get(row.result, 0) + 1
-            self.won += row.result == "won"
+
+    def stored(self, verdict: str) -> int:
+        """The deals of the wanted seeds stored with this verdict, before this run or by it."""
+        return self.skipped_results.get(verdict, 0) + self.results.get(verdict, 0)
 
 
 class _Chunker:
@@ -220,7 +222,8 @@ def _fill(
     the scheduler is raised saying how many deals are stored."""
     tally = Tally()
     try:
-        tally.total, tally.skipped, tally.skipped_won, pending, work = _pending(store, deals)
+        tally.total, tally.skipped_results, pending, work = _pending(store, deals)
+        tally.skipped = sum(tally.skipped_results.values())
         chunker = _Chunker(pending, chunk_seconds * (4 if client else 1))  # Dask: fewer, larger
         if on_progress is not None:
             on_progress(tally)
@@ -244,15 +247,18 @@ def _fill(
     return tally
 
 
-def _pending(store: Store, deals: Sequence[Span] | DealFile) -> tuple[int, int, int, Iterator[Any], Work]:
-    """The deals wanted, stored already (and of those won), the rest to solve, and how."""
+def _pending(store: Store, deals: Sequence[Span] | DealFile) -> tuple[int, dict[str, int], Iterator[Any], Work]:
+    """The deals wanted, those stored already (counted by verdict), the rest to solve, and how."""
     if isinstance(deals, DealFile):  # every stored line is one of the file's: the store checked
         every = (1, MAX_SURVEY_SEED)
         stored = store.stored_in(*every)
-        done, won = store.count_in([every])
-        return len(deals.deals), done, won, iter([deal for deal in deals.deals if deal[0] not in stored]), solve_lines
-    done, won = store.count_in(deals)
-    return count_seeds(deals), done, won, store.missing(deals), solve_seeds
+        return (
+            len(deals.deals),
+            store.count_in([every]),
+            iter([deal for deal in deals.deals if deal[0] not in stored]),
+            solve_lines,
+        )
+    return count_seeds(deals), store.count_in(deals), store.missing(deals), solve_seeds
 
 
 def worker_count(jobs: int) -> int:

@@ -1,0 +1,252 @@
+"""The report's figures, as PNG, PDF or SVG by the file's extension (needs matplotlib, the 'plot'
+extra): a survey's score distribution stacked by verdict, the CPU seconds per deal on a log axis,
+and the win rates of several surveys side by side. Every rate is drawn as its 95% range."""
+
+from __future__ import annotations
+
+import math
+from array import array
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from solver.service.errors import SurveyError
+from solver.service.output import replacing
+from solver.service.report import VERDICTS, percent, win_rate_text
+from solver.service.store import Store
+
+#: The formats a figure is written in, by the file's extension; ``-`` (standard output) is PNG.
+FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
+#: The resolutions --dpi accepts (dots per inch of a PNG; PDF and SVG are drawn as vectors).
+DPI_RANGE = (20, 1200)
+#: The colours of the verdicts, and how each is named in a legend.
+_COLOURS = {"won": "#3a7d44", "lost": "#4b6c9c", "unknown": "#e0a030"}
+_LEGEND = {"won": "won", "lost": "lost (proven minimum)", "unknown": "unknown (best found, not proven)"}
+#: The fewest CPU seconds drawn on the log axis (a deal's seconds are stored to the microsecond).
+_SHORTEST = 1e-6
+
+
+def plot_format(option: str, target: str) -> str:
+    """The format ``target`` is written in, refused in one line unless PNG, PDF or SVG, or when
+    matplotlib is missing (checked before any work is done)."""
+    suffix = "" if target == "-" else Path(target).suffix.lower()
+    if target != "-" and suffix not in FORMATS:
+        raise SurveyError(
+            f"{option} {target}: a figure is written as PNG, PDF or SVG, by its extension; "
+            f"{'it has none' if not suffix else f'not {suffix}'}: name it e.g. figure.pdf"
+        )
+    pyplot()
+    return FORMATS.get(suffix, "png")
+
+
+def check_dpi(dpi: int) -> None:
+    """Refuse a resolution outside :data:`DPI_RANGE`."""
+    low, high = DPI_RANGE
+    if not low <= dpi <= high:
+        raise SurveyError(f"--dpi must be from {low} to {high} dots per inch, not {dpi}")
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot, drawing to files only (needs the 'plot' extra)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        from matplotlib import pyplot
+    except ImportError:
+        raise SurveyError("--plot and --plot-cpu need matplotlib: pip install 'patience-solver[plot]'") from None
+    return pyplot
+
+
+def _save(figure: Any, option: str, target: str, dpi: int) -> None:
+    """Write ``figure`` whole or not at all, with no date and no random ids in it, so that the same
+    survey gives the same bytes (a figure kept under version control changes only when it does)."""
+    import matplotlib
+
+    kind = plot_format(option, target)
+    metadata = {"png": {}, "pdf": {"CreationDate": None}, "svg": {"Date": None}}[kind]
+    with matplotlib.rc_context({"svg.hashsalt": "patience-solver"}), replacing(target, binary=True) as out:
+        figure.savefig(out, format=kind, dpi=dpi, metadata=metadata)
+
+
+def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
+    """The deals by score, each bar stacked by verdict (won and lost deals' scores are proven
+    minima, unknown deals' the best found), with the win rate's range and the threshold win."""
+    plt = pyplot()
+    survey, histogram = summary["survey"], summary["histogram"]
+    threshold = summary.get("threshold")
+    scored = [row["score"] for row in histogram if row["score"] is not None]
+    if scored and threshold is not None:  # room for the threshold's mark, whatever the scores reached
+        scored += [threshold["at_most"], threshold["at_most"] + 1]
+    ticks = list(range(min(scored), max(scored) + 1)) if scored else []
+    by_score = {row["score"]: row for row in histogram}
+    labels = [str(score) for score in ticks] + (["none"] if None in by_score else [])
+    keys = [*ticks, *([None] if None in by_score else [])]
+    figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
+    try:
+        bottom = [0] * len(keys)
+        for verdict in VERDICTS:
+            heights = [by_score[key][verdict] if key in by_score else 0 for key in keys]
+            if any(heights):
+                axes.bar(
+                    range(len(keys)),
+                    heights,
+                    bottom=bottom,
+                    color=_COLOURS[verdict],
+                    label=_LEGEND[verdict],
+                    hatch="//" if verdict == "unknown" else None,
+                    edgecolor="white",
+                    linewidth=0.5,
+                )
+                bottom = [b + h for b, h in zip(bottom, heights)]
+        axes.set_xticks(range(len(keys)), labels, fontsize=8 if len(keys) > 30 else None)
+        axes.set_xlabel(survey["score_label"])
+        axes.set_ylabel("deals")
+        notes = [
+            f"won {summary['won']}, lost {summary['lost']}, unknown {summary['unknown']}",
+            f"win rate {percent(summary['win_rate_low'])} to {percent(summary['win_rate_high'])} (95%)",
+        ]
+        if threshold is not None and threshold["at_most"] in ticks:
+            mark = ticks.index(threshold["at_most"]) + 0.5
+            name = f"{threshold['name'].capitalize()} win: {threshold['at_most']} {survey['score_label']} or fewer"
+            axes.axvline(mark, color="#a03030", linestyle="--", linewidth=1, label=name)
+            notes.append(
+                f"{threshold['name'].capitalize()} win rate {percent(threshold['rate_low'])} "
+                f"to {percent(threshold['rate_high'])} (95%)"
+            )
+        axes.legend(loc="best", fontsize=8, title="\n".join(notes), title_fontsize=8, alignment="left")
+        axes.set_title(f"{_name(survey)}: {summary['deals']} deals\n{win_rate_text(summary)}", fontsize=10)
+        _save(figure, "--plot", target, dpi)
+    finally:
+        plt.close(figure)
+
+
+def plot_cpu(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target: str, dpi: int) -> None:
+    """The CPU seconds per deal on a log axis: one survey's deals stacked by verdict, or each of
+    several surveys' as its own outline."""
+    plt = pyplot()
+    times = [_seconds(path) for path in paths]
+    everything = [value for survey in times for values in survey.values() for value in values]
+    edges = _log_edges(min(everything, default=_SHORTEST), max(everything, default=_SHORTEST))
+    figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
+    try:
+        if len(paths) == 1:
+            present = [verdict for verdict in VERDICTS if times[0][verdict]]
+            axes.hist(
+                [times[0][verdict] for verdict in present],
+                bins=edges,
+                stacked=True,
+                color=[_COLOURS[verdict] for verdict in present],
+                label=present,
+            )
+            summary = summaries[0]
+            if summary["deals"]:
+                for name, value, style in (("p99", summary["p99_seconds"], ":"), ("max", summary["max_seconds"], "--")):
+                    axes.axvline(max(value, _SHORTEST), color="#444444", linestyle=style, linewidth=1, label=name)
+            axes.set_title(f"{_name(summary['survey'])}: CPU seconds per deal ({summary['deals']} deals)", fontsize=10)
+        else:
+            for summary, survey in zip(summaries, times):
+                axes.hist(
+                    [v for values in survey.values() for v in values],
+                    bins=edges,
+                    histtype="step",
+                    label=_label(summary, summaries),
+                )
+            axes.set_title(f"CPU seconds per deal, {len(paths)} surveys", fontsize=10)
+        axes.set_xscale("log")
+        axes.set_xlabel("CPU seconds per deal (log scale)")
+        axes.set_ylabel("deals")
+        axes.legend(fontsize=8)
+        _save(figure, "--plot-cpu", target, dpi)
+    finally:
+        plt.close(figure)
+
+
+def _seconds(path: Path) -> dict[str, array[float]]:
+    """Each deal's CPU seconds by verdict, read as the rows go by (no more than 8 bytes a deal)."""
+    found: dict[str, array[float]] = {verdict: array("d") for verdict in VERDICTS}
+    store = Store(path)
+    try:
+        for result, seconds in store.each("SELECT result, MAX(seconds, ?) FROM deals", (_SHORTEST,)):
+            found.setdefault(result, array("d")).append(seconds)
+    finally:
+        store.close()
+    return found
+
+
+def _log_edges(shortest: float, longest: float, per_decade: int = 10) -> list[float]:
+    """Bin edges spaced evenly on a log axis, ``per_decade`` to a factor of ten, covering both ends."""
+    first = math.floor(math.log10(shortest) * per_decade)
+    last = max(first + 1, math.ceil(math.log10(longest) * per_decade))
+    return [10 ** (step / per_decade) for step in range(first, last + 1)]
+
+
+def plot_rates(summaries: Sequence[dict[str, Any]], target: str, dpi: int) -> None:
+    """The surveys' win rates side by side, each as its 95% range (the Wilson interval when no
+    deal is unknown) with the share of deals won marked, and the threshold win beside it; the
+    ranges are written under each survey's name."""
+    plt = pyplot()
+    from matplotlib.ticker import PercentFormatter
+
+    figure, axes = plt.subplots(figsize=(max(6, 1.6 * len(summaries) + 2), 5), layout="constrained")
+    try:
+        labels = [[_label(summary, summaries)] for summary in summaries]
+        for name, colour, shift in (("win", "#3a7d44", 0.0), ("threshold", "#a03030", 0.2)):
+            legend: str | None = None
+            for place, summary in enumerate(summaries):
+                rate = _rate(name, summary)
+                if rate is None:
+                    continue
+                title, short, point, low, high = rate
+                axes.errorbar(
+                    place + shift,
+                    point,
+                    yerr=[[max(0.0, point - low)], [max(0.0, high - point)]],  # rounding: low may pass 0/n
+                    fmt="o",
+                    color=colour,
+                    capsize=4,
+                    label=None if legend == title else title,
+                )
+                legend = title
+                labels[place].append(f"{short}: {percent(low)}\u2013{percent(high)}")
+        axes.set_xticks(range(len(summaries)), ["\n".join(label) for label in labels], fontsize=7)
+        axes.set_xlim(-0.5, len(summaries) - 0.3)
+        axes.set_ylim(bottom=0, top=1.03)
+        axes.set_yticks([step / 10 for step in range(11)])
+        axes.yaxis.set_major_formatter(PercentFormatter(1.0))
+        axes.set_ylabel("share of deals (bars: 95% range)")
+        figure.legend(loc="outside upper center", ncols=2, fontsize=8)
+        _save(figure, "--plot", target, dpi)
+    finally:
+        plt.close(figure)
+
+
+def _rate(name: str, summary: dict[str, Any]) -> tuple[str, str, float, float, float] | None:
+    """The legend title, short name, share proven, and 95% range of the win rate (``win``) or of the threshold
+    win (``threshold``) of a survey; None if it has none (no deals, or no threshold win)."""
+    if not summary["deals"]:
+        return None
+    if name == "win":
+        return (
+            "win rate (dot: deals won)",
+            "won",
+            summary["win_rate"],
+            summary["win_rate_low"],
+            summary["win_rate_high"],
+        )
+    threshold = summary.get("threshold")
+    if threshold is None:
+        return None
+    title = f"{threshold['name'].capitalize()} win, {threshold['at_most']} or fewer (dot: deals reaching it)"
+    return title, threshold["name"].capitalize(), threshold["rate"], threshold["rate_low"], threshold["rate_high"]
+
+
+def _name(survey: dict[str, Any]) -> str:
+    return f"{survey['game']} ({survey['variant']})"
+
+
+def _label(summary: dict[str, Any], summaries: Sequence[dict[str, Any]]) -> str:
+    """A survey's name beside others: its variant, or its file's name if two share the variant."""
+    variant = summary["survey"]["variant"]
+    shared = sum(s["survey"]["variant"] == variant for s in summaries) > 1
+    return Path(summary["survey"]["file"]).stem if shared else variant

@@ -1,0 +1,293 @@
+"""What a report says of surveys with deals left unknown (a range, not a rate), the figures it
+draws in the format their names ask for, and surveys compared side by side."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import struct
+import sys
+from importlib.util import find_spec
+from pathlib import Path
+
+import pytest
+from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, error_line, survey_cli, wilson_by_bisection
+from hypothesis import given
+from hypothesis import strategies as st
+from typer.testing import CliRunner
+
+from solver.service.report import summarize
+from solver.service.stats import nearest_rank, rate_range, wilson
+from solver.service.store import Row, Store
+from solver.service.survey import SurveySpec, Tally
+
+cli = survey_cli()
+runner = CliRunner()
+SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)
+
+
+def synthetic(path: Path, counts: dict[str, int], spec: SurveySpec = SPEC) -> list[Row]:
+    """A survey file with known rows: verdicts in the order given, scores and seconds by seed
+    (won deals score 1; every seventh other deal reached no end; seed s took s ms)."""
+    identity = spec.identity()
+    rows, seed = [], 0
+    for result, count in counts.items():
+        for _ in range(count):
+            seed += 1
+            score = 1 if result == "won" else (None if seed % 7 == 0 else 2 + seed % 5)
+            rows.append(
+                Row(
+                    seed,
+                    identity["game"],
+                    identity["variant"],
+                    identity["options"],
+                    "AS",
+                    result,
+                    score,
+                    int(result != "unknown"),
+                    "max_nodes" if result == "unknown" else None,
+                    10 * seed,
+                    seed / 1000,
+                    0,
+                    "0",
+                )
+            )
+    store = Store(path, identity)
+    store.add(rows)
+    store.close()
+    return rows
+
+
+@pytest.fixture
+def mixed(tmp_path) -> tuple[Path, list[Row]]:
+    """A survey of 37 won, 50 lost and 13 unknown deals."""
+    path = tmp_path / "mixed.sqlite"
+    return path, synthetic(path, {"won": 37, "lost": 50, "unknown": 13})
+
+
+@pytest.fixture
+def decided(tmp_path) -> tuple[Path, list[Row]]:
+    """A survey where every deal is decided: 26 won, 274 lost (Baroness: no threshold win)."""
+    path = tmp_path / "decided.sqlite"
+    return path, synthetic(path, {"won": 26, "lost": 274}, SurveySpec("baroness", None, (), 2000, None, 2 * 1024**3))
+
+
+# ----------------------------------------------------------------------------- the range
+
+
+def test_the_issues_example_is_a_range_from_2_to_78_percent():
+    low, high = rate_range(11, 209, 300)
+    assert low == pytest.approx(wilson(11, 300)[0]) and f"{100 * low:.2f}%" == "2.06%"
+    assert high == pytest.approx(wilson_by_bisection(220, 300)[1], abs=1e-9) and 0.77 < high < 0.79
+
+
+@given(
+    st.integers(1, 2000)
+    .flatmap(lambda n: st.tuples(st.just(n), st.integers(0, n)))
+    .flatmap(lambda pair: st.tuples(st.just(pair[0]), st.just(pair[1]), st.integers(0, pair[0] - pair[1])))
+)
+def test_the_range_holds_every_rate_the_unknown_deals_allow(case):
+    n, won, unknown = case
+    low, high = rate_range(won, unknown, n)
+    assert (low, high) == (wilson(won, n)[0], wilson(won + unknown, n)[1])
+    for settled in {0, unknown // 2, unknown}:  # however the unknown deals turn out, the interval lies inside
+        inner_low, inner_high = wilson(won + settled, n)
+        assert low <= inner_low + 1e-12 and inner_high <= high + 1e-12
+    if unknown == 0:
+        assert (low, high) == wilson(won, n)
+
+
+@pytest.mark.parametrize("count, share, rank", [(100, 0.99, 98), (1, 0.99, 0), (0, 0.99, 0), (1000, 0.99, 989)])
+def test_nearest_rank(count, share, rank):
+    assert nearest_rank(count, share) == rank
+
+
+def test_summary_of_a_survey_with_unknown_deals(mixed):
+    path, rows = mixed
+    summary = summarize(path, slowest=3)
+    assert (summary["deals"], summary["won"], summary["lost"], summary["unknown"]) == (100, 37, 50, 13)
+    assert summary["win_rate_95"] == pytest.approx(list(wilson_by_bisection(37, 100)), abs=1e-9)
+    assert summary["win_rate_low"] == pytest.approx(wilson_by_bisection(37, 100)[0], abs=1e-9)
+    assert summary["win_rate_high"] == pytest.approx(wilson_by_bisection(50, 100)[1], abs=1e-9)
+    for entry in summary["histogram"]:
+        mine = [row for row in rows if row.score == entry["score"]]
+        assert entry["deals"] == len(mine) == entry["won"] + entry["lost"] + entry["unknown"]
+        assert entry["proven"] == sum(row.score_proven for row in mine)
+        assert entry["unknown"] == sum(row.result == "unknown" for row in mine)
+    assert [entry["score"] for entry in summary["histogram"]][-1] is None  # no end reached, listed last
+    reached = sum(row.score is not None and row.score <= 5 for row in rows)
+    open_ = sum(row.result == "unknown" and (row.score is None or row.score > 5) for row in rows)
+    threshold = summary["threshold"]
+    assert (threshold["deals"], threshold["undecided"]) == (reached, open_) and open_ > 0
+    assert (threshold["rate_low"], threshold["rate_high"]) == rate_range(reached, open_, 100)
+    assert summary["p99_seconds"] == sorted(row.seconds for row in rows)[98]
+    assert summary["max_seconds"] == 0.1 and summary["mean_seconds"] == pytest.approx(0.0505)
+
+
+def test_with_every_deal_decided_the_range_is_the_wilson_interval(decided):
+    summary = summarize(decided[0])
+    assert [summary["win_rate_low"], summary["win_rate_high"]] == summary["win_rate_95"] == list(wilson(26, 300))
+    assert "threshold" not in summary and summary["scores_proven"] == 300
+
+
+def test_the_text_says_why_the_rate_is_a_range(mixed, decided):
+    text = runner.invoke(cli, ["report", str(mixed[0])]).stdout
+    low, high = wilson_by_bisection(37, 100)[0], wilson_by_bisection(50, 100)[1]
+    assert f"won: 37  win rate {100 * low:.2f}% to {100 * high:.2f}% (95% range: 13 deals unknown)" in text
+    assert "Wilson lower bound of 37/100" in text and "Wilson upper bound of 50/100" in text
+    assert "lost: 50  unknown: 13" in text and "sheinwold win (5 or fewer): " in text and "95% range: " in text
+    assert "# proven minimum, ~ best found (13 deals not proven minimal" in text
+    line = next(line for line in text.splitlines() if line.split()[:1] == ["none"])
+    none = [row for row in mixed[1] if row.score is None]
+    expected = sum(row.result == "unknown" for row in none)
+    assert line.split()[3:5] == [str(len(none) - expected), str(expected)]  # proven, best found
+    plain = runner.invoke(cli, ["report", str(decided[0])]).stdout
+    low, high = wilson_by_bisection(26, 300)
+    assert f"won: 26  win rate 8.67% (95% Wilson interval {100 * low:.2f}% to {100 * high:.2f}%)" in plain
+    assert "range" not in plain and "proven minimum):" in plain
+
+
+def test_json_carries_the_range(mixed):
+    document = json.loads(runner.invoke(cli, ["report", str(mixed[0]), "--json", "-"]).stdout)
+    assert (document["win_rate_low"], document["win_rate_high"]) == rate_range(37, 13, 100)
+    assert len(document["rows"]) == 100 and document["histogram"][0]["won"] == 37
+
+
+# ----------------------------------------------------------------------------- figures
+
+needs_matplotlib = pytest.mark.skipif(find_spec("matplotlib") is None, reason="the 'plot' extra is not installed")
+MAGIC = {"png": b"\x89PNG\r\n\x1a\n", "pdf": b"%PDF-", "svg": b"<?xml"}
+
+
+def _png_size(data: bytes) -> tuple[int, int]:
+    return struct.unpack(">II", data[16:24])
+
+
+@needs_matplotlib
+@pytest.mark.parametrize("kind", ["png", "pdf", "svg"])
+def test_each_figure_is_written_in_the_format_its_name_asks_for(mixed, decided, tmp_path, kind):
+    scores, cpu, rates = (tmp_path / f"{name}.{kind.upper() if kind == 'pdf' else kind}" for name in "abc")
+    assert runner.invoke(cli, ["report", str(mixed[0]), "--plot", str(scores), "--plot-cpu", str(cpu)]).exit_code == 0
+    assert runner.invoke(cli, ["report", str(mixed[0]), str(decided[0]), "--plot", str(rates)]).exit_code == 0
+    for figure in (scores, cpu, rates):
+        data = figure.read_bytes()
+        assert data.startswith(MAGIC[kind]) and len(data) > 5000, figure
+    again = tmp_path / f"again.{kind}"
+    assert runner.invoke(cli, ["report", str(mixed[0]), "--plot", str(again)]).exit_code == 0
+    assert again.read_bytes() == scores.read_bytes()  # no date, no random ids: the same survey, the same bytes
+    if kind == "svg":
+        assert b"<svg" in scores.read_bytes()[:1000]
+        assert b"sheinwold" in scores.read_bytes().lower() or b"Sheinwold" in scores.read_bytes()
+
+
+@needs_matplotlib
+def test_dpi_sets_a_pngs_size(mixed, tmp_path):
+    small, large = tmp_path / "small.png", tmp_path / "large.png"
+    for target, dpi in ((small, "50"), (large, "100")):
+        assert runner.invoke(cli, ["report", str(mixed[0]), "--plot", str(target), "--dpi", dpi]).exit_code == 0
+    assert _png_size(small.read_bytes()) == (400, 225) and _png_size(large.read_bytes()) == (800, 450)
+
+
+@needs_matplotlib
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--plot", "scores.jpg"], ["--plot", ".jpg", "PNG, PDF or SVG"]),
+        (["--plot-cpu", "cpu"], ["--plot-cpu", "has none"]),
+        (["--plot", "scores.png", "--dpi", "0"], ["--dpi", "0"]),
+    ],
+)
+def test_refused_figures_are_refused_before_anything_is_written(mixed, tmp_path, args, words):
+    before = sorted(tmp_path.iterdir())
+    line = error_line(
+        runner.invoke(
+            cli,
+            [
+                "report",
+                str(mixed[0]),
+                "--csv",
+                str(tmp_path / "deals.csv"),
+                *[str(tmp_path / a) if "." in a or a == "cpu" else a for a in args],
+            ],
+        )
+    )
+    assert all(word in line for word in words), line
+    assert sorted(tmp_path.iterdir()) == before
+
+
+def test_without_matplotlib_a_figure_is_refused_in_one_line(mixed, tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
+    line = error_line(runner.invoke(cli, ["report", str(mixed[0]), "--plot", str(tmp_path / "a.png")]))
+    assert "matplotlib" in line and "[plot]" in line and list(tmp_path.iterdir()) == [mixed[0]]
+
+
+# ----------------------------------------------------------------------------- comparisons
+
+
+def test_surveys_compared_side_by_side(mixed, decided):
+    result = runner.invoke(cli, ["report", str(mixed[0]), str(decided[0])])
+    assert result.exit_code == 0, result.output
+    header, first, second = result.stdout.splitlines()
+    assert header.split()[:7] == ["game", "variant", "options", "deals", "won", "lost", "unknown"]
+    assert "sheinwold (95%)" in header and header.endswith("CPU s mean     p99     max")
+    low, high = rate_range(37, 13, 100)
+    assert first.split()[:7] == ["accordion", "parlett", "-", "100", "37", "50", "13"]
+    assert f"{100 * low:.2f}%-{100 * high:.2f}%" in first and first.split()[-3:] == ["0.0505", "0.0990", "0.1000"]
+    assert second.split()[:7] == ["baroness", "baroness", "-", "300", "26", "274", "0"] and " - " in second
+
+
+def test_options_beyond_the_variants_preset_are_named(tmp_path):
+    path = tmp_path / "nearest.sqlite"
+    synthetic(path, {"won": 3}, SurveySpec("parlett", None, ("nearest=yes",), 2000, None, 2 * 1024**3))
+    lines = runner.invoke(cli, ["report", str(path), str(path)]).stdout.splitlines()
+    assert lines[1].split()[:3] == ["accordion", "parlett", "nearest=yes"]
+
+
+def test_summary_csv_and_json_have_one_entry_per_survey(mixed, decided, tmp_path):
+    table, document = tmp_path / "table.csv", tmp_path / "all.json"
+    args = ["report", str(mixed[0]), str(decided[0]), "--summary-csv", str(table), "--json", str(document)]
+    assert runner.invoke(cli, args).exit_code == 0
+    rows = list(csv.DictReader(io.StringIO(table.read_text())))
+    assert [(r["game"], r["deals"], r["unknown"]) for r in rows] == [
+        ("accordion", "100", "13"),
+        ("baroness", "300", "0"),
+    ]
+    assert (float(rows[0]["win_rate_low"]), float(rows[0]["win_rate_high"])) == pytest.approx(rate_range(37, 13, 100))
+    assert (float(rows[1]["win_rate_low"]), float(rows[1]["win_rate_high"])) == pytest.approx(wilson(26, 300))
+    assert rows[0]["threshold"] == "sheinwold" and rows[1]["threshold"] == rows[1]["threshold_rate_low"] == ""
+    assert float(rows[0]["cpu_p99_seconds"]) == 0.099 and rows[0]["max_nodes"] == str(SURVEY_NODES)
+    assert json.loads(rows[1]["options"]) == summarize(decided[0])["survey"]["options"]
+    summaries = json.loads(document.read_text())
+    assert isinstance(summaries, list) and [s["deals"] for s in summaries] == [100, 300]
+    assert summaries[0]["win_rate_high"] == pytest.approx(rate_range(37, 13, 100)[1]) and "rows" not in summaries[0]
+    one = list(csv.DictReader(io.StringIO(runner.invoke(cli, ["report", str(mixed[0]), "--summary-csv", "-"]).stdout)))
+    assert len(one) == 1 and one[0]["file"] == str(mixed[0])
+
+
+def test_per_deal_csv_is_for_one_survey(mixed, decided):
+    line = error_line(runner.invoke(cli, ["report", str(mixed[0]), str(decided[0]), "--csv", "-"]))
+    assert "--csv" in line and "--summary-csv" in line
+
+
+# ----------------------------------------------------------------------------- progress
+
+
+def test_the_tally_counts_stored_and_new_deals_by_verdict():
+    tally = Tally(total=10, skipped=3, skipped_results={"won": 1, "unknown": 2})
+    tally.note([synthetic_row("won"), synthetic_row("lost")])
+    assert [tally.stored(verdict) for verdict in ("won", "lost", "unknown")] == [2, 1, 2]
+
+
+def synthetic_row(result: str) -> Row:
+    return Row(1, "g", "v", "{}", "AS", result, None, 1, None, 0, 0.0, 0, "0")
+
+
+def test_the_progress_bar_shows_won_lost_and_unknown(tmp_path):
+    out = tmp_path / "p.sqlite"
+    args = ["survey", "parlett", "--seeds", "20-29", "--max-nodes", "5000", "--out", str(out), "--progress"]
+    shown = runner.invoke(cli, args)
+    assert shown.exit_code == 0
+    summary = summarize(out)
+    assert f"won {summary['won']} lost {summary['lost']} unknown {summary['unknown']}" in shown.stderr
+    assert summary["won"] and summary["lost"] and summary["unknown"]
