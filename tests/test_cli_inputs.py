@@ -43,7 +43,7 @@ def one_error_line(result, *words: str) -> None:
 @pytest.mark.parametrize(
     "args, words",
     [
-        (("solve", "accordion", "--seed", "x"), ("'--seed'", "integer", "patience solve --help")),
+        (("solve", "accordion", "--seed", "x"), ("'--seed'", "'x'", "int", "patience solve --help")),
         (("solve", "accordion", "--max-nodes", "1.5", "--seed", "1"), ("'--max-nodes'",)),
         (("frobnicate",), ("no such command 'frobnicate'", "patience --help")),
         (("solve", "accordion", "--seed", "1", "--frob"), ("no such option: --frob",)),
