@@ -71,12 +71,12 @@ def test_version_short_help_and_bare_command():
 
 def test_an_internal_error_is_not_the_users_fault(monkeypatch):
     """A bug gets exit code 70 and one line; the traceback only with --debug or PATIENCE_DEBUG."""
-    import solver.cli.solve
+    import solver.service.solving
 
     def broken(*args, **kwargs):
         raise ValueError("a plain ValueError inside the solver")
 
-    monkeypatch.setattr(solver.cli.solve, "solve_from", broken)
+    monkeypatch.setattr(solver.service.solving, "solve_from", broken)
     result = run("solve", "accordion", "--seed", "1")
     assert result.exit_code == 70 and "Traceback" not in result.stderr
     assert result.stderr.splitlines() == [

@@ -1,18 +1,22 @@
-"""The commands about one game and its deals: games, describe, deal, solve and verify."""
+"""The commands about one game and its deals: games, describe, deal, solve and verify.
+
+Each command imports the services it uses when it runs, not when this module loads: every
+command line builds every command's options, so what one command imports at the top of its
+module, all of them pay for (see benchmarks/startup.py).
+"""
 
 from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from rulesets import families, find_game
 from rulesets.cards import Card, CardError, format_cards
 from rulesets.deals import read_deal_lines
-from solver.api import Solved
 from solver.cli.errors import ExitCode, UsageError, say
 from solver.cli.inputs import STDIN, name_of, read_text, text_lines, without_bom
 from solver.cli.options import (
@@ -29,10 +33,10 @@ from solver.cli.options import (
 )
 from solver.errors import UserError
 from solver.result import Verdict
-from solver.service.output import replacing
-from solver.service.setup import Setup, limits
-from solver.service.solving import Outcome, solve_from
-from solver.service.verification import check_record_is_for, read_solution, verify
+
+if TYPE_CHECKING:
+    from solver.service.setup import Setup
+    from solver.service.solving import Outcome
 
 
 def games() -> None:
@@ -55,6 +59,8 @@ def deal(
     option: list[str] = OptionsOption,
 ) -> None:
     """Print the deal of a seeded game, first dealt first."""
+    from solver.service.setup import Setup
+
     setup = Setup.of(game, variant, option)
     typer.echo(format_cards(setup.deal(seed=seed)))
 
@@ -87,6 +93,10 @@ def solve_command(
     With --file, each deal is answered as soon as its line is read; a bad line is named on stderr,
     the others are still answered, and the exit code is 3.
     """
+    from solver.api import Solved
+    from solver.service.setup import Setup, limits
+    from solver.service.solving import solve_from
+
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
     if html is not None and file is not None:
@@ -100,6 +110,8 @@ def solve_command(
         outcome = solved.outcome
         verdicts.add(outcome.result.verdict)
         if html is not None:
+            from solver.service.output import replacing
+
             with replacing(str(html)) as page:
                 page.write(solved.to_html())
         if as_json:
@@ -141,6 +153,9 @@ def verify_command(
     options, seed and deal, its verdict, its score, its redeals. (That no line does better than
     a claimed minimum is not searched again: 'solve' proves it.)
     """
+    from solver.service.setup import Setup
+    from solver.service.verification import check_record_is_for, read_solution, verify
+
     if STDIN == solution and STDIN in (deal, file):
         raise UsageError("only one of --solution, --deal and --file can read standard input ('-')")
     setup = Setup.of(game, variant, option)

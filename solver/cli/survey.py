@@ -1,9 +1,11 @@
 """The survey commands: survey (solve a range of seeds into a survey file) and report (what a
-survey file says)."""
+survey file says). Their services (process pools, SQLite, rich) are imported when they run (see
+:mod:`solver.cli.solve`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -15,19 +17,9 @@ from solver.cli.options import (
     OptionsOption,
     VariantOption,
 )
-from solver.cli.progress import ProgressBar, show_progress
-from solver.service.errors import SchedulerLost
-from solver.service.report import (
-    check_targets,
-    plot,
-    render,
-    summarize,
-    write_csv,
-    write_json,
-)
-from solver.service.seeds import parse_seeds
-from solver.service.setup import parse_size
-from solver.service.survey import SurveySpec, Tally, run_survey, worker_count
+
+if TYPE_CHECKING:
+    from solver.service.survey import Tally
 
 #: The exit code of a survey whose Dask scheduler went away: a temporary failure (rerunning carries on).
 SCHEDULER_LOST = 75
@@ -59,6 +51,12 @@ def survey_command(
     Results are the same whatever --jobs or --scheduler when --max-nodes is the limit that decides;
     --max-seconds counts CPU time, so which deals it cuts off varies with the machine and its load.
     """
+    from solver.cli.progress import ProgressBar, show_progress
+    from solver.service.errors import SchedulerLost
+    from solver.service.seeds import parse_seeds
+    from solver.service.setup import parse_size
+    from solver.service.survey import SurveySpec, run_survey, worker_count
+
     worker_count(jobs)
     spans = parse_seeds(seeds)
     spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory))
@@ -111,6 +109,8 @@ def report_command(
     The survey file is only read (a read-only one will do); each export is written whole or not
     at all, and never over the survey.
     """
+    from solver.service.report import check_targets, plot, render, summarize, write_csv, write_json
+
     check_targets(file, {"--csv": as_csv, "--json": as_json, "--plot": plot_file})
     summary = summarize(file, slowest)
     if as_csv is not None:
