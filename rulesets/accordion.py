@@ -9,6 +9,7 @@ variants deal one card at a time (:class:`DealtAccordion`).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -140,11 +141,13 @@ def _links(suits: int) -> int:
 
 def _chunk_links() -> tuple[int, ...]:
     """16 bits of the card set (four ranks) -> the _GROUPS index they contribute (OR-ed together):
-    the OR of two bytes' entries, each the OR of its two nibbles' (ranks')."""
+    the OR of two bytes' entries, each the OR of its two nibbles' (ranks'). Only 71 of the 256
+    bytes' entries differ, so each row of 256 (one high byte, every low byte) is built once."""
     small = list(range(1024))  # one int object per value, shared by every entry
     nibble = [_links(suits) for suits in range(16)]
     byte = [nibble[bits & 15] | nibble[bits >> 4] for bits in range(256)]
-    return tuple([small[high | low] for high in byte for low in byte])
+    rows = {high: tuple(map(small.__getitem__, map(high.__or__, byte))) for high in set(byte)}
+    return tuple(itertools.chain.from_iterable(rows[high] for high in byte))
 
 
 _CHUNK_LINKS = _chunk_links()
