@@ -1,8 +1,6 @@
 """The ``hint`` command: every legal move of a deal or position with what it leaves, best first.
 Its services are imported when it runs (see :mod:`solver.cli.solve`)."""
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING
 
 import typer
@@ -64,7 +62,7 @@ def hint_command(
         typer.echo(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")
 
 
-def _verdict(hint: Hint, label: str) -> str:
+def _verdict(hint: "Hint", label: str) -> str:
     """What a move leaves, in words: the verdict, then the best score after it."""
     if hint.score is None:
         score = "no end of the game reached"

@@ -5,8 +5,6 @@ command line builds every command's options, so what one command imports at the 
 module, all of them pay for (see benchmarks/startup.py).
 """
 
-from __future__ import annotations
-
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
@@ -179,7 +177,7 @@ def verify_command(
         raise typer.Exit(ExitCode.INVALID)
 
 
-def _one_start(deals: Deals) -> tuple[list[Card] | None, Any]:
+def _one_start(deals: "Deals") -> tuple[list[Card] | None, Any]:
     """The one deal or position verify takes (a file must hold exactly one, and no bad line)."""
     found = list(itertools.islice(iter(deals), 2))
     if len(found) != 1:
@@ -196,7 +194,7 @@ class Deals:
 
     def __init__(
         self,
-        setup: Setup,
+        setup: "Setup",
         seed: int | None,
         deal: str | None,
         file: str | None,
@@ -264,7 +262,7 @@ class Deals:
         say(f"patience: error: {where}")
 
 
-def _print_outcome(outcome: Outcome, show: bool) -> None:
+def _print_outcome(outcome: "Outcome", show: bool) -> None:
     """A solved deal as text: the deal, verdict, score, redeals, work done, then the numbered line."""
     setup, result = outcome.setup, outcome.result
     family = setup.family
@@ -300,7 +298,7 @@ def _print_outcome(outcome: Outcome, show: bool) -> None:
     _print_line(outcome, show)
 
 
-def _print_line(outcome: Outcome, show: bool) -> None:
+def _print_line(outcome: "Outcome", show: bool) -> None:
     """The numbered moves of the solution (or best line); with ``show``, after each move the
     layout as one indented block (the places the move changed marked ``*``) and its position."""
     game, result = outcome.setup.game, outcome.result

@@ -2,8 +2,6 @@
 survey file says). Their services (process pools, SQLite, rich) are imported when they run (see
 :mod:`solver.cli.solve`)."""
 
-from __future__ import annotations
-
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -81,7 +79,7 @@ def survey_command(
         raise typer.Exit(130)
 
 
-def _print_tally(out: Path, tally: Tally) -> None:
+def _print_tally(out: Path, tally: "Tally") -> None:
     """One line: deals stored, of which already there, and what was solved now (and how fast)."""
     counts = ", ".join(f"{tally.results.get(k, 0)} {k}" for k in ("won", "lost", "unknown"))
     rate = f", {tally.solved / tally.wall_seconds:.1f} deals/s" if tally.solved and tally.wall_seconds > 0 else ""
