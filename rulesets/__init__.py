@@ -1,33 +1,48 @@
 """Rule modules, one per game family, plus cards, notation and deal generation.
 
 :func:`families` is the registry the command line reads: every family and its variants.
+:func:`find_game` imports only the module that declares the game asked for, so that a command
+about one game does not load the others (``tests/test_registry.py`` holds :data:`DECLARED` to
+what the modules declare).
 """
 
 from __future__ import annotations
 
-import importlib
-import pkgutil
-from functools import cache
-
 from rulesets.family import Family, OptionError
 
+#: Each module that declares games (``FAMILIES``), in the order ``patience games`` lists them,
+#: with the games it declares and each game's variants in their order.
+DECLARED: dict[str, dict[str, tuple[str, ...]]] = {
+    "accordion": {"accordion": ("accordion", "idle-year", "parlett", "self-working")},
+    "amazons": {"amazons": ("amazons", "amazons-dick", "amazons-mms", "amazons-pysol")},
+    "baroness": {"baroness": ("baroness", "baroness-classic", "baroness-pysol"), "thirteens": ("thirteens",)},
+    "royal_marriage": {
+        "royal-marriage": ("royal-marriage",),
+        "queen-and-her-lad": ("queen-and-her-lad",),
+        "nizhni-novgorod": ("nizhni-novgorod",),
+    },
+}
 
-@cache
+
+def _declared_in(module: str) -> dict[str, Family]:
+    """The families ``rulesets.<module>`` declares, by name (importing it if it is not yet).
+    ``__import__``, not ``importlib.import_module``: ``python -X importtime`` sees only the former."""
+    return {family.name: family for family in __import__(f"{__name__}.{module}", fromlist=["FAMILIES"]).FAMILIES}
+
+
 def families() -> dict[str, Family]:
-    """Every game family by name: each module of this package that declares ``FAMILIES``."""
-    found: dict[str, Family] = {}
-    for module in sorted(pkgutil.iter_modules(__path__), key=lambda m: (m.name != "accordion", m.name)):
-        for family in getattr(importlib.import_module(f"{__name__}.{module.name}"), "FAMILIES", ()):
-            found[family.name] = family
-    return found
+    """Every game family by name, in :data:`DECLARED`'s order (this imports every ruleset)."""
+    return {name: family for module in DECLARED for name, family in _declared_in(module).items()}
 
 
 def find_game(name: str) -> tuple[Family, str | None]:
     """The family called ``name``, or the family with a variant of that name and the variant."""
-    known = families()
-    if name in known:
-        return known[name], None
-    for family in known.values():
-        if any(variant.name == name for variant in family.variants):
-            return family, name
+    for module, games in DECLARED.items():
+        if name in games:
+            return _declared_in(module)[name], None
+    for module, games in DECLARED.items():
+        for game, variants in games.items():
+            if name in variants:
+                return _declared_in(module)[game], name
+    known = [game for games in DECLARED.values() for game in games]
     raise OptionError(f"unknown game {name!r}; games: {', '.join(known)}")

@@ -9,6 +9,7 @@ variants deal one card at a time (:class:`DealtAccordion`).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
@@ -104,21 +105,33 @@ _CARD_BIT = tuple(1 << (4 * (code % 13) + code // 13) for code in range(52))
 _SUIT_PAIRS = ((0, 1), (0, 2), (0, 3), (1, 2), (1, 3), (2, 3))
 
 
-def _count_groups(present: Sequence[bool], linked: Sequence[bool]) -> int:
-    """Groups among the present suits, where ``linked`` says which of the six suit pairs share a rank."""
-    group = list(range(4))
-    for (a, b), link in zip(_SUIT_PAIRS, linked):
-        if link and present[a] and present[b]:
-            old, new = group[b], group[a]
-            group = [new if g == old else g for g in group]
-    return len({group[suit] for suit in range(4) if present[suit]})
+def _components(links: int) -> tuple[int, ...]:
+    """The groups (as masks of suits) that the suit pairs ``links`` (6 bits) join the four suits into."""
+    group = [1 << suit for suit in range(4)]
+    for pair, (a, b) in enumerate(_SUIT_PAIRS):
+        if links >> pair & 1 and group[a] != group[b]:
+            joined = group[a] | group[b]
+            group = [joined if mask & joined else mask for mask in group]
+    return tuple(set(group))
+
+
+def _groups() -> tuple[int, ...]:
+    """The _GROUPS table: for each 4 bits of suits present and 6 bits of suit pairs sharing a
+    rank, how many groups the present suits form (a pair links only if both its suits are present)."""
+    parts = [_components(links) for links in range(64)]
+    within = [
+        sum(1 << pair for pair, (a, b) in enumerate(_SUIT_PAIRS) if present >> a & present >> b & 1)
+        for present in range(16)
+    ]
+    return tuple(
+        sum(1 for part in parts[links & within[present]] if part & present)
+        for links in range(64)
+        for present in range(16)
+    )
 
 
 #: Indexed by 4 bits of suits present and 6 bits of suit pairs sharing a rank.
-_GROUPS = tuple(
-    _count_groups([index >> suit & 1 == 1 for suit in range(4)], [index >> (4 + pair) & 1 == 1 for pair in range(6)])
-    for index in range(1024)
-)
+_GROUPS = _groups()
 
 
 def _links(suits: int) -> int:
@@ -127,12 +140,14 @@ def _links(suits: int) -> int:
 
 
 def _chunk_links() -> tuple[int, ...]:
-    """16 bits of the card set (four ranks) -> the _GROUPS index they contribute (OR-ed together)."""
+    """16 bits of the card set (four ranks) -> the _GROUPS index they contribute (OR-ed together):
+    the OR of two bytes' entries, each the OR of its two nibbles' (ranks'). Only 71 of the 256
+    bytes' entries differ, so each row of 256 (one high byte, every low byte) is built once."""
     small = list(range(1024))  # one int object per value, shared by every entry
-    table = nibble = [_links(suits) for suits in range(16)]
-    for _ in range(3):
-        table = [nibble[bits & 15] | table[bits >> 4] for bits in range(16 * len(table))]
-    return tuple(small[links] for links in table)
+    nibble = [_links(suits) for suits in range(16)]
+    byte = [nibble[bits & 15] | nibble[bits >> 4] for bits in range(256)]
+    rows = {high: tuple(map(small.__getitem__, map(high.__or__, byte))) for high in set(byte)}
+    return tuple(itertools.chain.from_iterable(rows[high] for high in byte))
 
 
 _CHUNK_LINKS = _chunk_links()
@@ -152,15 +167,14 @@ _BYTE_MOVES = tuple(
 )
 
 
-def _cover(covered: int, moving: int) -> bytes:
-    """The byte map (for bytes.translate) that puts the moving card in the covered card's place."""
-    table = bytearray(range(256))
-    table[covered] = moving
-    return bytes(table)
-
-
-_COVER = tuple(tuple(_cover(covered, moving) for moving in range(52)) for covered in range(52))
 _ALONE = tuple(bytes((code,)) for code in range(52))
+_IDENTITY = bytes(range(256))
+#: _COVER[covered][moving]: the byte map (for bytes.translate) that puts the moving card in the
+#: covered card's place.
+_COVER = tuple(
+    tuple(_IDENTITY[:covered] + _ALONE[moving] + _IDENTITY[covered + 1 :] for moving in range(52))
+    for covered in range(52)
+)
 
 #: A state of the open row: the top-card codes left to right (bytes: compact, and already the
 #: layout key), and the same cards as a rank-major bit set (see _CARD_BIT) for the connectivity

@@ -7,26 +7,26 @@
 
 Like the command line, this layer joins the engine to the games; the command line calls these
 same functions. Errors are the command line's: :class:`solver.errors.UserError` subclasses
-(ValueErrors) with the messages it prints.
+(ValueErrors) with the messages it prints. What only some calls need (JSON, the replay page,
+SQLite) is imported by them, so that ``patience solve`` starts without it.
 """
 
 from __future__ import annotations
 
-import html
-import json
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rulesets.cards import Card
 from rulesets.family import OptionError, spell
 from solver.errors import UserError
 from solver.service.hinting import Hint, hints
-from solver.service.replay_page import outcome_page
 from solver.service.setup import Setup, limits
 from solver.service.solving import Outcome, solve_from
-from solver.service.store import Row, Store
+
+if TYPE_CHECKING:
+    from solver.service.store import Row
 
 __all__ = ["Solved", "Hint", "SurveyRows", "solve", "hint", "survey", "load_survey"]
 
@@ -79,14 +79,20 @@ class Solved:
 
     def to_json(self) -> str:
         """The record exactly as ``patience solve --json`` prints it."""
+        import json
+
         return json.dumps(self.record())
 
     def to_html(self) -> str:
         """A self-contained page replaying the line move by move (``patience solve --html``)."""
+        from solver.service.replay_page import outcome_page
+
         return outcome_page(self.outcome)
 
     def _repr_html_(self) -> str:
         # A notebook shows the page in a frame of its own, so several pages never share ids or keys.
+        import html
+
         page = html.escape(self.to_html(), quote=True)
         return f'<iframe srcdoc="{page}" style="width:100%;height:640px;border:0"></iframe>'
 
@@ -192,10 +198,14 @@ class SurveyRows:
     the rows)."""
 
     def __init__(self, path: str | Path) -> None:
+        from solver.service.store import Store
+
         self.path = Path(path)
         Store(self.path).close()  # refuse a missing or foreign file now, not at the first row
 
     def __iter__(self) -> Iterator[Row]:
+        from solver.service.store import Store
+
         store = Store(self.path)
         try:
             yield from store.rows()
@@ -214,6 +224,8 @@ class SurveyRows:
             import pandas  # type: ignore[import-untyped]  # optional, and its stubs are a separate package
         except ImportError:
             raise UserError("to_frame() needs pandas: pip install pandas") from None
+        from solver.service.store import Row
+
         return pandas.DataFrame(list(self), columns=Row._fields)
 
 

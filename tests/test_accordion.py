@@ -9,6 +9,7 @@ from helpers import reachable_states
 from hypothesis import given
 from hypothesis import strategies as st
 
+from rulesets import accordion
 from rulesets.accordion import DealtAccordion, OpenAccordion
 from rulesets.cards import CARDS, NAME, CardError, parse_cards
 from rulesets.deals import seeded_deal
@@ -117,6 +118,20 @@ def groups_by_union_find(cards):
 @given(small_decks(20))
 def test_connected_groups_equals_a_plain_union_find(cards):
     assert ROW.lower_bound(ROW.start(cards)) == groups_by_union_find(cards)
+
+
+def test_every_group_count_of_the_bound_table_is_a_plain_union_finds():
+    """Each of the 1,024 entries: suits present (4 bits) joined by the suit pairs that share a
+    rank (6 bits), a pair counting only when both its suits are present."""
+    pairs = [(a, b) for a in range(4) for b in range(a + 1, 4)]
+    for index in range(1024):
+        present = [suit for suit in range(4) if index >> suit & 1]
+        group = {suit: suit for suit in present}  # each suit's group, relabelled as groups join
+        for pair, (a, b) in enumerate(pairs):
+            if index >> (4 + pair) & 1 and a in group and b in group:
+                old, new = group[b], group[a]
+                group = {suit: new if label == old else label for suit, label in group.items()}
+        assert accordion._GROUPS[index] == len(set(group.values())), index
 
 
 def test_open_row_refuses_a_card_dealt_twice():

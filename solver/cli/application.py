@@ -1,8 +1,6 @@
 """The ``patience`` command: its commands, its global flags (``--version``, ``--debug``) and the one
 place where whatever a command ends with becomes an exit code and, for trouble, one stderr line."""
 
-from __future__ import annotations
-
 import functools
 from collections.abc import Callable, MutableMapping, Sequence
 from typing import Any, TypeVar

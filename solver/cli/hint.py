@@ -1,8 +1,7 @@
-"""The ``hint`` command: every legal move of a deal or position with what it leaves, best first."""
+"""The ``hint`` command: every legal move of a deal or position with what it leaves, best first.
+Its services are imported when it runs (see :mod:`solver.cli.solve`)."""
 
-from __future__ import annotations
-
-import json
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -18,9 +17,9 @@ from solver.cli.options import (
     SeedOption,
     VariantOption,
 )
-from solver.cli.solve import Deals
-from solver.service.hinting import Hint, hints
-from solver.service.setup import Setup, limits
+
+if TYPE_CHECKING:
+    from solver.service.hinting import Hint
 
 
 def hint_command(
@@ -37,6 +36,12 @@ def hint_command(
 ) -> None:
     """Every legal move with what it leaves (won, lost or unknown, and the best score after it),
     best first. The limits apply to each move's search; a move cut by one says unknown."""
+    import json
+
+    from solver.cli.solve import Deals
+    from solver.service.hinting import hints
+    from solver.service.setup import Setup, limits
+
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
     if sum(value is not None for value in (seed, deal, position)) != 1:
@@ -57,7 +62,7 @@ def hint_command(
         typer.echo(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")
 
 
-def _verdict(hint: Hint, label: str) -> str:
+def _verdict(hint: "Hint", label: str) -> str:
     """What a move leaves, in words: the verdict, then the best score after it."""
     if hint.score is None:
         score = "no end of the game reached"

@@ -1,17 +1,19 @@
-"""The commands about one game and its deals: games, describe, deal, solve and verify."""
+"""The commands about one game and its deals: games, describe, deal, solve and verify.
 
-from __future__ import annotations
+Each command imports the services it uses when it runs, not when this module loads: every
+command line builds every command's options, so what one command imports at the top of its
+module, all of them pay for (see benchmarks/startup.py).
+"""
 
 import itertools
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 
 from rulesets import families, find_game
 from rulesets.cards import Card, format_cards
-from solver.api import Solved
 from solver.cli.errors import ExitCode, UsageError, say
 from solver.cli.options import (
     DealOption,
@@ -26,12 +28,11 @@ from solver.cli.options import (
     VariantOption,
 )
 from solver.result import Verdict
-from solver.service.deal_file import read_file_lines
 from solver.service.inputs import STDIN, name_of, read_text, text_lines, without_bom
-from solver.service.output import replacing
-from solver.service.setup import Setup, limits
-from solver.service.solving import Outcome, solve_from
-from solver.service.verification import check_record_is_for, read_solution, verify
+
+if TYPE_CHECKING:
+    from solver.service.setup import Setup
+    from solver.service.solving import Outcome
 
 
 def games() -> None:
@@ -54,6 +55,8 @@ def deal(
     option: list[str] = OptionsOption,
 ) -> None:
     """Print the deal of a seeded game, first dealt first."""
+    from solver.service.setup import Setup
+
     setup = Setup.of(game, variant, option)
     typer.echo(format_cards(setup.deal(seed=seed)))
 
@@ -86,6 +89,10 @@ def solve_command(
     With --file, each deal is answered as soon as its line is read; a bad line is named on stderr,
     the others are still answered, and the exit code is 3.
     """
+    from solver.api import Solved
+    from solver.service.setup import Setup, limits
+    from solver.service.solving import solve_from
+
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
     if html is not None and file is not None:
@@ -99,6 +106,8 @@ def solve_command(
         outcome = solved.outcome
         verdicts.add(outcome.result.verdict)
         if html is not None:
+            from solver.service.output import replacing
+
             with replacing(str(html)) as page:
                 page.write(solved.to_html())
         if as_json:
@@ -140,6 +149,9 @@ def verify_command(
     options, seed and deal, its verdict, its score, its redeals. (That no line does better than
     a claimed minimum is not searched again: 'solve' proves it.)
     """
+    from solver.service.setup import Setup
+    from solver.service.verification import check_record_is_for, read_solution, verify
+
     if STDIN == solution and STDIN in (deal, file):
         raise UsageError("only one of --solution, --deal and --file can read standard input ('-')")
     setup = Setup.of(game, variant, option)
@@ -163,7 +175,7 @@ def verify_command(
         raise typer.Exit(ExitCode.INVALID)
 
 
-def _one_start(deals: Deals) -> tuple[list[Card] | None, Any]:
+def _one_start(deals: "Deals") -> tuple[list[Card] | None, Any]:
     """The one deal or position verify takes (a file must hold exactly one, and no bad line)."""
     found = list(itertools.islice(iter(deals), 2))
     if len(found) != 1:
@@ -180,7 +192,7 @@ class Deals:
 
     def __init__(
         self,
-        setup: Setup,
+        setup: "Setup",
         seed: int | None,
         deal: str | None,
         file: str | None,
@@ -206,6 +218,8 @@ class Deals:
             cards = self.setup.deal(seed=self.seed, text=None if text is None else without_bom(text))
             yield self.seed, cards, self.setup.game.start(cards)
             return
+        from solver.service.deal_file import read_file_lines
+
         for found in read_file_lines(self.setup, text_lines(self.file, "deal file")):
             if found.error is not None:
                 self._bad(found.line, found.error)
@@ -221,7 +235,7 @@ class Deals:
         say(f"patience: error: {where}")
 
 
-def _print_outcome(outcome: Outcome, show: bool) -> None:
+def _print_outcome(outcome: "Outcome", show: bool) -> None:
     """A solved deal as text: the deal, verdict, score, redeals, work done, then the numbered line."""
     setup, result = outcome.setup, outcome.result
     family = setup.family
@@ -257,7 +271,7 @@ def _print_outcome(outcome: Outcome, show: bool) -> None:
     _print_line(outcome, show)
 
 
-def _print_line(outcome: Outcome, show: bool) -> None:
+def _print_line(outcome: "Outcome", show: bool) -> None:
     """The numbered moves of the solution (or best line); with ``show``, after each move the
     layout as one indented block (the places the move changed marked ``*``) and its position."""
     game, result = outcome.setup.game, outcome.result

@@ -1,9 +1,9 @@
 """The survey commands: survey (solve a range of seeds, or a file of deals, into a survey file) and
-report (what a survey file says)."""
-
-from __future__ import annotations
+report (what a survey file says). Their services (process pools, SQLite, rich) are imported when
+they run (see :mod:`solver.cli.solve`)."""
 
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
@@ -16,17 +16,9 @@ from solver.cli.options import (
     OptionsOption,
     VariantOption,
 )
-from solver.cli.progress import ProgressBar, show_progress
-from solver.service.comparison import render_table
-from solver.service.deal_file import DealFile, read_deal_file
-from solver.service.errors import SchedulerLost, SurveyError
-from solver.service.exports import check_targets, write_csv, write_json, write_summary_csv
-from solver.service.plots import check_dpi, plot_format, plot_rates, plot_scores
-from solver.service.plots import plot_cpu as plot_cpu_seconds
-from solver.service.report import render, summarize
-from solver.service.seeds import Span, parse_seeds
-from solver.service.setup import parse_size
-from solver.service.survey import SurveySpec, Tally, run_survey, worker_count
+
+if TYPE_CHECKING:
+    from solver.service.survey import Tally
 
 
 def survey_command(
@@ -67,6 +59,13 @@ def survey_command(
     Results are the same whatever --jobs or --scheduler when --max-nodes is the limit that decides;
     --max-seconds counts CPU time, so which deals it cuts off varies with the machine and its load.
     """
+    from solver.cli.progress import ProgressBar, show_progress
+    from solver.service.deal_file import DealFile, read_deal_file
+    from solver.service.errors import SchedulerLost
+    from solver.service.seeds import Span, parse_seeds
+    from solver.service.setup import parse_size
+    from solver.service.survey import SurveySpec, run_survey, worker_count
+
     if (seeds is None) == (file is None):
         raise UsageError("give exactly one of --seeds or --file" + (" (got both)" if seeds is not None else ""))
     worker_count(jobs)
@@ -98,7 +97,7 @@ def survey_command(
         raise typer.Exit(ExitCode.INTERRUPTED)
 
 
-def _print_tally(out: Path, tally: Tally) -> None:
+def _print_tally(out: Path, tally: "Tally") -> None:
     """One line: deals stored, of which already there, and what was solved now (and how fast)."""
     counts = ", ".join(f"{tally.results.get(k, 0)} {k}" for k in ("won", "lost", "unknown"))
     rate = f", {tally.solved / tally.wall_seconds:.1f} deals/s" if tally.solved and tally.wall_seconds > 0 else ""
@@ -147,6 +146,13 @@ def report_command(
     The survey files are only read (read-only ones will do); each export is written whole or
     not at all, and never over a survey.
     """
+    from solver.service.comparison import render_table
+    from solver.service.errors import SurveyError
+    from solver.service.exports import check_targets, write_csv, write_json, write_summary_csv
+    from solver.service.plots import check_dpi, plot_format, plot_rates, plot_scores
+    from solver.service.plots import plot_cpu as plot_cpu_seconds
+    from solver.service.report import render, summarize
+
     if as_csv is not None and len(files) > 1:
         raise SurveyError(
             "--csv writes the deals of one survey: give one file, or --summary-csv for one row per survey"

@@ -7,7 +7,6 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from rulesets import find_game
@@ -60,7 +59,8 @@ def parse_size(text: str) -> int:
     if not found:
         raise OptionError(f"cannot read memory size {text!r}: write e.g. 500M or 2G")
     scale = 1024 ** " kmgt".index((found.group(2) or " ").lower())
-    size = int(Fraction(found.group(1)) * scale)  # exact: a float would overflow on 400 digits
+    whole, _, decimals = found.group(1).partition(".")
+    size = int(whole + decimals) * scale // 10 ** len(decimals)  # exact: a float would overflow on 400 digits
     if size > MAX_MEMORY:
         shown = text if len(text) <= 24 else text[:12] + "..."
         raise OptionError(f"memory size {shown!r} is too large: the most is 2**63 - 1 bytes; write e.g. 500M or 2G")
