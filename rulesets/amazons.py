@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rulesets.amazons_redeals import RedealBound
@@ -305,6 +305,14 @@ class Amazons:
         """A lower bound on the redeals any win from ``state`` still needs (see
         :mod:`rulesets.amazons_redeals`)."""
         return self.redeal_bound()(state)
+
+    def hold_bound_cache(self, max_bytes: int | None) -> Callable[[], int]:
+        """Hold this thread's redeal bound cache to ``max_bytes`` (None: its default,
+        :attr:`RedealBound.MAX_BYTES`, which is also the most it takes), so ``--max-memory``
+        bounds it; returns its measure of the bytes it holds."""
+        bound = self.redeal_bound()
+        bound.hold(RedealBound.MAX_BYTES if max_bytes is None else min(max_bytes, RedealBound.MAX_BYTES))
+        return bound.approximate_bytes
 
     def redeal_bound(self) -> RedealBound:
         """This thread's redeal bound: each thread has its own, so no thread reads a cache

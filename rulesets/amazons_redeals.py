@@ -7,7 +7,8 @@ Two bounds, by the options: with ``any_suit`` or ``skip_complete``, the one-pass
 the next passes.
 
 A :class:`RedealBound` learns the passes bound's look-ahead by layout, in a cache bounded in bytes
-(:meth:`RedealBound.approximate_bytes`). It is not safe to share between threads:
+(:meth:`RedealBound.approximate_bytes`; a search holds it to a share of ``--max-memory`` with
+:meth:`RedealBound.hold`). It is not safe to share between threads:
 :class:`rulesets.amazons.Amazons` gives each thread its own.
 """
 
@@ -56,6 +57,13 @@ class RedealBound:
         if self._by_passes:
             return self._passes_bound(*state, self.cap)
         return self._one_pass_bound(state)
+
+    def hold(self, max_bytes: int) -> None:
+        """Keep the cache within ``max_bytes`` from now on, emptying it if it holds more."""
+        self.max_bytes = max_bytes
+        if self._cache_bytes > max_bytes:
+            self._cache.clear()
+            self._cache_bytes = 0
 
     def approximate_bytes(self) -> int:
         """The memory the cache holds: the dict, its keys and its value pairs (the ints in them

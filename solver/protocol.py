@@ -6,7 +6,7 @@ values of the game's own choosing; the engine never looks inside them.
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import Protocol, TypeVar
 
 State = TypeVar("State", bound=Hashable)
@@ -58,4 +58,10 @@ class CostedGame(Game[State, Move], Protocol):
 
     def cost_to_win_bound(self, state: State) -> int:
         """An admissible bound on the cost still needed to win from ``state``."""
+        ...
+
+    def hold_bound_cache(self, max_bytes: int | None) -> Callable[[], int]:
+        """Keep the memory ``cost_to_win_bound`` caches in within ``max_bytes`` (None: the
+        game's own default), so that ``--max-memory`` bounds it too; returns a function giving
+        the bytes it holds now, for the search's memory figures."""
         ...

@@ -255,9 +255,11 @@ def iterative_deepening(game: CostedGame[State, Move], start: State, limits: Lim
     a layout met again at no lower cost is skipped. A limit reached during the passes leaves the
     verdict ``won`` with the depth-first line and names the limit: that line's cost is then not
     proven least, and ``least_cost_floor`` is the bound of the cut pass (no win costs less).
+    A quarter of ``limits.max_memory`` goes to the cost bound's cache (see TableMemory.lend).
     """
     budget = _Budget(limits)
     memory = TableMemory(limits.max_memory)
+    memory.lend(game.hold_bound_cache)
     searched = TranspositionTable(memory)
     decided = _decide(game, start, budget, searched, RESTART_NODES)
     if decided.verdict is not Verdict.WON:

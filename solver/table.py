@@ -8,7 +8,7 @@ score). The tables of one search share one :class:`TableMemory`: its bound and w
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Generic, TypeVar
 
 import xxhash
@@ -33,6 +33,17 @@ class TableMemory:
         self.evictions = 0
         self.peak_entries = 0
         self.peak_bytes = 0
+        self._lent: Callable[[], int] = _nothing
+
+    def lend(self, holder: Callable[[int | None], Callable[[], int]]) -> None:
+        """Give a quarter of the bound (None when unbounded) to another holder of memory, a
+        cost bound's cache: ``holder`` keeps within what it is given and returns how to measure
+        what it holds, which the peak then counts. Call it before making the tables."""
+        share = None
+        if self.max_bytes is not None:
+            share = self.max_bytes // 4
+            self.max_bytes -= share
+        self._lent = holder(share)
 
     def capacity(self, per_entry: int) -> int | None:
         """How many entries of ``per_entry`` bytes fit the bound (None: unbounded)."""
@@ -43,7 +54,12 @@ class TableMemory:
         size = len(entries)
         if size > self.peak_entries:
             self.peak_entries = size
-            self.peak_bytes = sys.getsizeof(entries) + 32 * size
+        self.peak_bytes = max(self.peak_bytes, sys.getsizeof(entries) + 32 * size + self._lent())
+
+
+def _nothing() -> int:
+    """The bytes lent out before anything is lent: none."""
+    return 0
 
 
 class _Table(Generic[Entries]):

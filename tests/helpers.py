@@ -121,6 +121,9 @@ class GraphGame:
     def cost_to_win_bound(self, state):
         return 0
 
+    def hold_bound_cache(self, max_bytes):
+        return lambda: 0
+
 
 def chain(n, cyclic=False, won_at=None):
     """0 -> 1 -> ... -> n-1 (and back to 0 if cyclic); scores count down to 1 (or 0 at won_at)."""
