@@ -212,6 +212,28 @@ def test_report_reads_without_writing_and_refuses_in_its_own_words(reference, tm
     assert snapshot(tmp_path) == before
 
 
+def test_a_run_stopped_while_it_creates_the_survey_file_leaves_none(reference, tmp_path, monkeypatch):
+    """The file is made whole under a temporary name and linked into place: a run that dies while
+    making it (here: right after writing the schema) leaves no survey file that a rerun would
+    refuse, and the rerun stores what an uninterrupted run does."""
+    out = tmp_path / "new.sqlite"
+    set_up = store_module.Store._set_up
+
+    def dies_after_the_schema(self, db, identity, deals):
+        set_up(self, db, identity, deals)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store_module.Store, "_set_up", dies_after_the_schema)
+    with pytest.raises(KeyboardInterrupt):
+        run_survey(SPEC, parse_seeds(SEEDS), out)
+    assert list(tmp_path.iterdir()) == []
+    monkeypatch.setattr(store_module.Store, "_set_up", set_up)
+    result = runner.invoke(cli, survey_args(out, SEEDS))
+    assert result.exit_code == 0, result.output
+    assert survey_table(out) == reference[1]
+    assert [path.name for path in tmp_path.iterdir() if not path.name.startswith("new.sqlite-")] == ["new.sqlite"]
+
+
 ARGUMENTS = [
     (["--max-nodes", "0"], "--max-nodes"),
     (["--max-nodes", "-5"], "--max-nodes"),
@@ -342,14 +364,15 @@ def test_a_full_disk_says_what_is_stored_and_a_rerun_carries_on(reference, tmp_p
 
 
 def test_an_enospc_from_the_system_says_the_same(reference, tmp_path, monkeypatch, source):
-    """ENOSPC as the operating system raises it, on the third commit (the first creates the file),
-    in a survey of seeds and in one of a file of deals."""
+    """ENOSPC as the operating system raises it, on the fourth commit (the first two make the file:
+    whole under a temporary name, then opened in place), in a survey of seeds and in one of a file
+    of deals."""
     commits = []
     enter = store_module._Transaction.__enter__
 
     def failing(self):
         commits.append(1)
-        if len(commits) == 3:
+        if len(commits) == 4:
             raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
         enter(self)
 
@@ -384,7 +407,8 @@ def remount(directory: Path, options: str) -> None:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="tmpfs is Linux's")
 def test_a_full_tmpfs_says_what_is_stored_and_a_rerun_carries_on(reference, tmp_path):
-    with tmpfs(tmp_path / "disk", "64k") as disk:
+    # 88k: room to make the file (under a temporary name, then linked) but not for every deal
+    with tmpfs(tmp_path / "disk", "88k") as disk:
         out = disk / "s.sqlite"
         process = subprocess.run(
             [*patience_command(), *survey_args(out, SEEDS)], check=False, capture_output=True, text=True, timeout=120

@@ -212,33 +212,64 @@ class Store:
                         self._check_lines(existing, deals)
             finally:
                 existing.close()
-            created = False
-        else:
-            created = found is None
+        elif found is None:
+            self._create(identity, deals)
         db = _connect(path, "rw")
         try:
             with self._faults("write to"):
-                db.execute("PRAGMA journal_mode=WAL")
-                db.execute("PRAGMA synchronous=FULL")
-                key = identity.get("key", "seed")
-                with _Transaction(db):  # IF NOT EXISTS / OR IGNORE: another run may be creating it too
-                    for statement in _SCHEMA[key]:
-                        db.execute(statement)
-                    db.executemany(
-                        "INSERT OR IGNORE INTO survey (key, value) VALUES (?, ?)",
-                        [("schema", str(SCHEMA_VERSION)), *identity.items()],
-                    )
-                    if deals is not None:
-                        db.execute(_LINES)
-                        db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", deals.deals)
-                    self._add_new_columns(db, key)
+                self._set_up(db, identity, deals)
         except BaseException:
             db.close()
-            if created:  # leave nothing behind of a file this run could not even start
-                for leftover in (path, *side_files(path)):
-                    leftover.unlink(missing_ok=True)
             raise
         return db
+
+    def _create(self, identity: dict[str, str], deals: DealFile | None) -> None:
+        """Make a new survey file whole under a temporary name, then link it into place: a run
+        killed while it makes the file leaves no half-made survey file that a rerun would refuse
+        (at worst the hidden temporary one). If another run made the file meanwhile, that file
+        stands, and the checks that follow hold this run to it."""
+        path = self.path
+        temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
+        try:
+            db = _connect(temporary, "rw")
+            try:
+                with self._faults("write to"):
+                    self._set_up(db, identity, deals)
+                    # Back to a rollback journal: the WAL is written into the file (a full disk
+                    # raises here), so the file is whole on its own before it is linked.
+                    (mode,) = db.execute("PRAGMA journal_mode=DELETE").fetchone()
+                    if mode != "delete":
+                        raise StoreFault(path, "the new file could not be finished", "rerun the same command")
+            finally:
+                db.close()
+            try:
+                os.link(temporary, path)
+            except FileExistsError:
+                pass
+            except OSError as error:
+                if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP) or path.exists():
+                    raise _fault(path, error, "create") from None
+                os.rename(temporary, path)  # a file system without hard links
+        finally:
+            for leftover in (temporary, *side_files(temporary)):
+                leftover.unlink(missing_ok=True)
+
+    def _set_up(self, db: sqlite3.Connection, identity: dict[str, str], deals: DealFile | None) -> None:
+        """The schema, the settings and a file's lines (each kept if already there), in WAL mode."""
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=FULL")
+        key = identity.get("key", "seed")
+        with _Transaction(db):  # IF NOT EXISTS / OR IGNORE: another run may be creating it too
+            for statement in _SCHEMA[key]:
+                db.execute(statement)
+            db.executemany(
+                "INSERT OR IGNORE INTO survey (key, value) VALUES (?, ?)",
+                [("schema", str(SCHEMA_VERSION)), *identity.items()],
+            )
+            if deals is not None:
+                db.execute(_LINES)
+                db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", deals.deals)
+            self._add_new_columns(db, key)
 
     @staticmethod
     def _add_new_columns(db: sqlite3.Connection, key: str) -> None:
