@@ -230,6 +230,11 @@ def survey_cli() -> Any:
     return cli
 
 
+def snapshot(directory: Any) -> dict[str, bytes]:
+    """Every file of a directory and its bytes: what a refused command must leave as it was."""
+    return {entry.name: entry.read_bytes() for entry in sorted(directory.iterdir()) if entry.is_file()}
+
+
 def error_line(result: Any) -> str:
     """The one stderr line of a refused command (exit code 2)."""
     lines = result.stderr.strip().splitlines()

@@ -31,6 +31,7 @@ from helpers import (
     SURVEY_VARIANT,
     error_line,
     patience_command,
+    snapshot,
     survey_args,
     survey_cli,
     survey_deal_file,
@@ -66,11 +67,6 @@ def source(request, tmp_path) -> str | Path:
     if request.param == "seeds":
         return SEEDS
     return survey_deal_file(tmp_path / "deals.txt", range(1, TOTAL + 1))
-
-
-def snapshot(directory: Path) -> dict[str, bytes]:
-    """Every file of a directory and its bytes: what a refused command must leave as it was."""
-    return {entry.name: entry.read_bytes() for entry in sorted(directory.iterdir()) if entry.is_file()}
 
 
 def stored_count(message: str) -> int:

@@ -13,22 +13,27 @@ import sqlite3
 from pathlib import Path
 
 import pytest
-import typer
-from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, survey_args, survey_deal_file, survey_table
+from helpers import (
+    SURVEY_GAME,
+    SURVEY_NODES,
+    SURVEY_VARIANT,
+    error_line,
+    snapshot,
+    survey_args,
+    survey_cli,
+    survey_deal_file,
+    survey_table,
+)
 from typer.testing import CliRunner
 
 import solver
-from solver.cli import friendly
-from solver.cli.survey import report_command, survey_command
 from solver.errors import UserError
 from solver.service.deal_file import read_deal_file
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
 from solver.service.survey import SurveySpec, Tally, run_survey
 
-cli = typer.Typer(pretty_exceptions_enable=False)
-cli.command("survey")(friendly(survey_command))
-cli.command("report")(friendly(report_command))
+cli = survey_cli()
 runner = CliRunner()
 
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
@@ -65,22 +70,6 @@ def copied(surveyed, tmp_path) -> tuple[Path, Path]:
     """A copy of :func:`surveyed`'s deal file and survey, to change or to resume."""
     deals, out = (Path(shutil.copy(path, tmp_path)) for path in surveyed)
     return deals, out
-
-
-def snapshot(directory: Path) -> dict[str, bytes]:
-    """Every file of a directory and its bytes: what a refused command must leave as it was."""
-    return {entry.name: entry.read_bytes() for entry in sorted(directory.iterdir()) if entry.is_file()}
-
-
-def error_line(result) -> str:
-    """The one stderr line of a refused command (exit code 2)."""
-    lines = result.stderr.strip().splitlines()
-    assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("patience: error: "), (
-        result.exit_code,
-        result.stderr,
-        result.exception,
-    )
-    return lines[0]
 
 
 def file_survey(deals: Path, out: Path, jobs: int = 1, on_progress=None) -> Tally:
