@@ -35,23 +35,23 @@ _LONG = "10,000: 100,000 deals would take {hours} CPU hours"
 
 PLANS = (
     Plan("accordion", 10_000, _LONG.format(hours="about 2.9")),
-    Plan("idle-year", 10_000, _TIME.format(hours="0.07")),
+    Plan("idle-year", 100_000, "100,000: about 4 CPU minutes"),
     Plan("parlett", 10_000, _LONG.format(hours="about 4")),
     Plan("self-working", 100_000, "100,000: about 2 CPU minutes"),
     Plan("amazons", 10_000, _TIME.format(hours="0.7")),
     Plan("amazons-dick", 10_000, _TIME.format(hours="0.45")),
     Plan("amazons-mms", 10_000, _TIME.format(hours="0.2")),
-    Plan("amazons-pysol", 10_000, _TIME.format(hours="0.03")),
-    Plan("baroness", 10_000, _TIME.format(hours="0.08")),
+    Plan("amazons-pysol", 100_000, "100,000: about 2 CPU minutes"),
+    Plan("baroness", 100_000, "100,000: about 5 CPU minutes"),
     Plan("baroness-classic", 10_000, _TIME.format(hours="0.1")),
-    Plan("baroness-pysol", 1_000, "1,000 at --max-nodes 100000: deciding every deal takes minutes for some"),
+    Plan("baroness-pysol", 10_000, "10,000 at --max-nodes 20000: deciding every deal takes minutes for some"),
     Plan("thirteens", 10_000, _TIME.format(hours="0.16")),
     Plan("royal-marriage", 10_000, _TIME.format(hours="0.3")),
     Plan("queen-and-her-lad", 10_000, _TIME.format(hours="0.3")),
     Plan("nizhni-novgorod", 100_000, "100,000: about 1.5 CPU minutes"),
 )
 #: Limits beyond the default table bound, where a preset needs them to finish at all.
-LIMITS = {"baroness-pysol": ["--max-nodes", "100000"]}
+LIMITS = {"baroness-pysol": ["--max-nodes", "20000"]}
 
 
 def command(plan: Plan, jobs: int) -> list[str]:
