@@ -50,7 +50,8 @@ class TableMemory:
         return None if self.max_bytes is None else max(16, self.max_bytes // per_entry)
 
     def note(self, entries: set[int] | dict[int, int]) -> None:
-        """Record the size of ``entries`` if it is the largest so far."""
+        """Record the size of ``entries`` if it is the largest so far, and the most bytes held,
+        what is lent out (see :meth:`lend`) included."""
         size = len(entries)
         if size > self.peak_entries:
             self.peak_entries = size

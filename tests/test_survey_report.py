@@ -274,9 +274,10 @@ def test_per_deal_csv_is_for_one_survey(mixed, decided):
 
 
 def test_the_tally_counts_stored_and_new_deals_by_verdict():
-    tally = Tally(total=10, skipped=3, skipped_results={"won": 1, "unknown": 2})
+    tally = Tally(total=10, skipped_results={"won": 1, "unknown": 2})
     tally.note([synthetic_row("won"), synthetic_row("lost")])
     assert [tally.stored(verdict) for verdict in ("won", "lost", "unknown")] == [2, 1, 2]
+    assert (tally.skipped, tally.solved) == (3, 2)
 
 
 def synthetic_row(result: str) -> Row:

@@ -128,7 +128,6 @@ class Tally:
     the verdicts of the deals solved now."""
 
     total: int = 0
-    skipped: int = 0
     skipped_results: dict[str, int] = field(default_factory=dict)
     solved: int = 0
     wall_seconds: float = 0.0
@@ -139,6 +138,11 @@ class Tally:
         self.solved += len(rows)
         for row in rows:
             self.results[row.result] = self.results.get(row.result, 0) + 1
+
+    @property
+    def skipped(self) -> int:
+        """The deals wanted that were stored before this run."""
+        return sum(self.skipped_results.values())
 
     def stored(self, verdict: str) -> int:
         """The deals of the wanted seeds stored with this verdict, before this run or by it."""
@@ -223,7 +227,6 @@ def _fill(
     tally = Tally()
     try:
         tally.total, tally.skipped_results, pending, work = _pending(store, deals)
-        tally.skipped = sum(tally.skipped_results.values())
         chunker = _Chunker(pending, chunk_seconds * (4 if client else 1))  # Dask: fewer, larger
         if on_progress is not None:
             on_progress(tally)
