@@ -15,7 +15,8 @@ from rulesets.family import Family, OptionError
 DECLARED: dict[str, dict[str, tuple[str, ...]]] = {
     "accordion": {"accordion": ("accordion", "idle-year", "parlett", "self-working")},
     "amazons": {"amazons": ("amazons", "amazons-dick", "amazons-mms", "amazons-pysol")},
-    "baroness": {"baroness": ("baroness", "baroness-classic", "baroness-pysol"), "thirteens": ("thirteens",)},
+    "baroness": {"baroness": ("baroness", "baroness-classic", "baroness-pysol")},
+    "thirteens": {"thirteens": ("thirteens",)},
     "royal_marriage": {
         "royal-marriage": ("royal-marriage",),
         "queen-and-her-lad": ("queen-and-her-lad",),

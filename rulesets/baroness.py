@@ -1,40 +1,17 @@
-"""Baroness (Five Piles, Thirteen) and Thirteens: discard Kings alone and pairs totalling 13.
+"""Baroness (Five Piles, Thirteen): discard Kings alone and pairs totalling 13 from the tops of piles.
 
-Values: A=1, 2..10 face value, J=11, Q=12, K=13. Cards are their codes (see
-:mod:`rulesets.cards`); a state keeps the set of cards not yet discarded as a bit mask, so the
-score (cards left) and the lower bound are bit counts.
-
-Baroness (:class:`Baroness`): P piles dealt one card each, then one card per pile per deal from
-the stock; when the stock holds fewer than P cards they are laid out as grace cards at once (with
-the last full deal). Its options are stated in the family's rules text below.
-
-Thirteens (:class:`Thirteens`, PySolFC 593): ten single-card places refilled at once from the
-stock; after a pair the place of the card named first is refilled first.
+P piles are dealt one card each, then one card per pile per deal from the stock; when the stock
+holds fewer than P cards they are laid out as grace cards at once (with the last full deal). Its
+options are stated in the family's rules text below; the move and the facts it shares with
+Thirteens are in :mod:`rulesets.pairs`.
 
 The game ends when no discard is available and no deal is left; only there does a state have a
 score (cards not discarded, stock and grace cards included). Space moves never change the count,
 so they do not keep a game going.
 
-Sound reductions (each can be switched off through the constructor, for the tests that show the
-verdict and the minimal score unchanged on small decks; they are not user options):
+Sound reductions: ``kings`` and ``balanced`` (see :mod:`rulesets.pairs`; here "available" means
+on top of a pile or a grace card), and
 
-``kings``
-    An available King is discarded at once, before anything else. Discarding a King never
-    hurts: it pairs with nothing, and removing it only uncovers the card beneath. Without
-    ``compulsory`` any line from the layout with the King can be copied move for move from the
-    layout without it (a layout holding a subset of the cards, in the same order, does at least
-    as well when the removed cards pair only among themselves). Under ``compulsory`` an available
-    King forbids dealing, so every line discards it before the next deal anyway; moving that
-    discard to the front changes no other move's legality.
-``balanced``
-    For a pair of ranks r and 13-r: when every remaining card of those two ranks is available
-    on top of a pile or as a grace card (Thirteens: in the places), and there are as many of
-    each rank, one such pair is discarded at once (the rule fires again until all are gone).
-    Those cards pair only with each other and all of them can go right now, so removing them
-    all first does at least as well as any other line (same subset argument); under
-    ``compulsory`` none of them can be covered before they are all discarded (a pair among
-    them is available until then, which forbids dealing), and any other line's pairing of
-    them can be re-matched to this one without making another move illegal. The case of one
     card of each rank is "the only partner each can ever have".
 ``idle``
     (Baroness with ``spaces``.) Grace cards exist only once the stock is empty, and after that
@@ -47,11 +24,11 @@ verdict and the minimal score unchanged on small decks; they are not user option
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-from rulesets.cards import NAME, RANK, RANKS, Card, card_set
+from rulesets.cards import NAME, RANK, Card, card_set
 from rulesets.family import Family, Option, Variant
 from rulesets.moves import DEAL, StockMove
 from rulesets.notation import (
@@ -69,26 +46,22 @@ from rulesets.notation import (
     write_piles,
     write_sections,
 )
+from rulesets.pairs import (
+    ALONE,
+    DISCARD_TEXT,
+    KING,
+    PAIRS,
+    Discard,
+    balanced_pair,
+    check_discarded,
+    describe_discard,
+    read_discard,
+    unbalanced,
+)
 from rulesets.picture import Picture, Place, changed_places
 from solver.protocol import NO_SCORE
 
-KING = 13
-FULL_DECK = card_set(range(52))
-#: RANK_CARDS[r]: the set (bit mask) of the four cards of rank r.
-RANK_CARDS: tuple[int, ...] = (0,) + tuple(card_set(c for c in range(52) if RANK[c] == r) for r in range(1, 14))
 _ALL_REDUCTIONS = frozenset({"kings", "balanced", "idle"})
-
-
-# Moves are frozen dataclasses rather than NamedTuples: a NamedTuple equals any tuple of the same
-# values, so ``move 6C to pile 7`` would equal ``discard 6C+7C`` (codes 5 and 6) and pass the
-# replay's legality check.
-@dataclass(frozen=True, slots=True)
-class Discard:
-    """``card`` discarded alone (a King: ``partner`` is None) or with ``partner``, the two values
-    totalling 13."""
-
-    card: int
-    partner: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,93 +75,8 @@ class ToSpace:
 
 BaronessMove = Discard | ToSpace | StockMove
 
-#: ALONE[code]: the discard of that card alone (used for Kings only).
-_ALONE = tuple(Discard(code) for code in range(52))
 
-
-def _pair_move(a: int, b: int) -> Discard:
-    """Baroness pairs are unordered: the lower value is named first."""
-    return Discard(a, b) if RANK[a] < RANK[b] else Discard(b, a)
-
-
-#: PAIRS[a][b]: the (unordered) discard of a and b if their values total 13, else None.
-PAIRS: tuple[tuple[Discard | None, ...], ...] = tuple(
-    tuple(_pair_move(a, b) if RANK[a] + RANK[b] == 13 else None for b in range(52)) for a in range(52)
-)
-#: ORDERED[a][b]: Discard(a, b) if a and b total 13 (Thirteens keeps the order), else None.
-ORDERED: tuple[tuple[Discard | None, ...], ...] = tuple(
-    tuple(Discard(a, b) if RANK[a] + RANK[b] == 13 else None for b in range(52)) for a in range(52)
-)
-
-
-def _unbalanced(left: int) -> int:
-    """Cards that can never be discarded whatever happens: for each pair of ranks r, 13-r, the
-    surplus of one rank over the other (each discard removes one of each)."""
-    total = 0
-    for rank in range(1, 7):
-        total += abs((left & RANK_CARDS[rank]).bit_count() - (left & RANK_CARDS[13 - rank]).bit_count())
-    return total
-
-
-def _balanced_pair(found: Sequence[Discard], available: Sequence[int], left: int) -> Discard | None:
-    """The first pair among ``found`` whose two ranks are wholly available and equally many."""
-    counts = [0] * 14
-    for code in available:
-        counts[RANK[code]] += 1
-    for move in found:
-        if move.partner is None:
-            continue
-        low = RANK[move.card]
-        high = 13 - low
-        n = counts[low]
-        if (
-            n == counts[high]
-            and (left & RANK_CARDS[low]).bit_count() == n
-            and (left & RANK_CARDS[high]).bit_count() == n
-        ):
-            return move
-    return None
-
-
-_DISCARD = re.compile(r"^\s*discard\s+(\S+?)\s*(?:\+\s*(\S+))?\s*$", re.IGNORECASE)
 _SPACE = re.compile(r"^\s*move\s+(\S+)\s+(?:to|onto)\s+pile\s+(\d+)\s*$", re.IGNORECASE)
-
-
-def _read_discard(text: str, found: re.Match[str], pairs: Sequence[Sequence[Discard | None]]) -> Discard:
-    """The discard written as ``text`` (matched by ``_DISCARD``): a King alone, or a pair from ``pairs``."""
-    card = read_card(found.group(1), text)
-    if found.group(2) is None:
-        if RANK[card] != KING:
-            raise MoveError(f"move {text.strip()!r}: only a King is discarded alone")
-        return _ALONE[card]
-    partner = read_card(found.group(2), text)
-    move = pairs[card][partner]
-    if move is None:
-        raise MoveError(f"move {text.strip()!r}: {NAME[card]} and {NAME[partner]} do not total 13")
-    return move
-
-
-def _describe_discard(move: Discard) -> str:
-    if move.partner is None:
-        return f"discard {NAME[move.card]}"
-    return f"discard {NAME[move.card]}+{NAME[move.partner]}"
-
-
-def _check_discarded(present: Iterable[int], game: str) -> None:
-    """Refuse a position whose missing cards no sequence of discards removes: Kings go alone,
-    every other card with one of the rank that totals 13 with it, so as many of each are gone."""
-    gone = FULL_DECK & ~card_set(present)
-    for rank in range(1, 7):
-        low, high = (gone & RANK_CARDS[rank]).bit_count(), (gone & RANK_CARDS[13 - rank]).bit_count()
-        if low != high:
-            raise PositionError(
-                f"the {game} position lacks {low} card(s) of rank {RANKS[rank - 1]} but {high} of rank "
-                f"{RANKS[12 - rank]}: cards are discarded in pairs totalling 13, so as many of each must be missing"
-            )
-
-
-# ---------------------------------------------------------------------------------------------
-# Baroness
 
 
 class BaronessLayout(NamedTuple):
@@ -259,7 +147,7 @@ class Baroness:
         """Every legal discard, Kings first: Kings, pairs of available cards from two different
         places, and (with ``beneath``) a top card with the card directly beneath it."""
         available = self._available(state)
-        found = [_ALONE[code] for code in available if RANK[code] == KING]
+        found = [ALONE[code] for code in available if RANK[code] == KING]
         for i, a in enumerate(available):
             row = PAIRS[a]
             for b in available[i + 1 :]:
@@ -279,7 +167,7 @@ class Baroness:
         if discards and self.reduce_kings and RANK[discards[0].card] == KING:
             return [discards[0]]
         if discards and self.reduce_balanced:
-            forced = _balanced_pair(discards, self._available(state), state.left)
+            forced = balanced_pair(discards, self._available(state), state.left)
             if forced is not None:
                 return [forced]
         found: list[BaronessMove] = list(discards)
@@ -368,7 +256,7 @@ class Baroness:
         return state.left.bit_count()
 
     def lower_bound(self, state: BaronessLayout) -> int:
-        return _unbalanced(state.left)
+        return unbalanced(state.left)
 
     # -- notation ------------------------------------------------------------------------------
 
@@ -378,7 +266,7 @@ class Baroness:
         if isinstance(move, ToSpace):
             return f"move {NAME[move.card]} to pile {move.pile + 1}"
         assert isinstance(move, Discard)
-        return _describe_discard(move)
+        return describe_discard(move)
 
     def parse_move(self, state: BaronessLayout, text: str) -> BaronessMove:
         if is_deal(text) and len(text.split()) == 1:
@@ -390,10 +278,10 @@ class Baroness:
             if not 1 <= pile <= self.piles:
                 raise MoveError(f"move {text.strip()!r}: piles are numbered 1 to {self.piles}")
             return self._space_moves[card][pile - 1]
-        found = _DISCARD.match(text)
+        found = DISCARD_TEXT.match(text)
         if not found:
             raise cannot_read(text, "'discard KH', 'discard 6C+7D', 'deal' or 'move 9S to pile 3'")
-        return _read_discard(text, found, PAIRS)
+        return read_discard(text, found, PAIRS)
 
     # -- positions and pictures ----------------------------------------------------------------
 
@@ -420,7 +308,7 @@ class Baroness:
             raise PositionError(
                 f"the Baroness position holds {' '.join(kings)}: under kings_first the Kings leave before the deal"
             )
-        _check_discarded(present, "Baroness")
+        check_discarded(present, "Baroness")
         self._check_dealt(piles, grace, stock)
         return BaronessLayout(piles, grace, stock, card_set(present))
 
@@ -459,145 +347,6 @@ class Baroness:
         return changed_places(self.picture(state), self.picture(self.apply(state, move)))
 
 
-# ---------------------------------------------------------------------------------------------
-# Thirteens
-
-
-class ThirteensLayout(NamedTuple):
-    """The places' cards (None for an empty place), the stock (next card first), and the set
-    (bit mask) of cards not yet discarded."""
-
-    places: tuple[int | None, ...]
-    stock: tuple[int, ...]
-    left: int
-
-
-class Thirteens:
-    """Thirteens (PySolFC 593): every card in the places is available; a discarded card's place
-    is refilled at once from the stock. ``places`` may be changed for tests on small decks."""
-
-    def __init__(self, places: int = 10, reductions: frozenset[str] | set[str] = _ALL_REDUCTIONS) -> None:
-        if places < 1:
-            raise ValueError(f"Thirteens needs at least one place, not {places}")
-        unknown = set(reductions) - _ALL_REDUCTIONS
-        if unknown:
-            raise ValueError(f"unknown reduction(s): {', '.join(sorted(unknown))}")
-        self.places = places
-        self.reduce_kings = "kings" in reductions
-        self.reduce_balanced = "balanced" in reductions
-
-    def start(self, deal: Sequence[Card]) -> ThirteensLayout:
-        codes = tuple(card.code for card in deal)
-        count = min(self.places, len(codes))
-        layout: tuple[int | None, ...] = codes[:count] + (None,) * (self.places - count)
-        return ThirteensLayout(layout, codes[count:], card_set(codes))
-
-    def discards(self, state: ThirteensLayout) -> list[Discard]:
-        """Every legal discard: each King, and each pair totalling 13 in both orders (the order
-        decides which place is refilled first)."""
-        cards = [code for code in state.places if code is not None]
-        found = [_ALONE[code] for code in cards if RANK[code] == KING]
-        for a in cards:
-            row = ORDERED[a]
-            for b in cards:
-                move = row[b]
-                if move is not None:
-                    found.append(move)
-        return found
-
-    def moves(self, state: ThirteensLayout) -> list[Discard]:
-        found = self.discards(state)
-        if found and self.reduce_kings and RANK[found[0].card] == KING:
-            return found[:1]
-        if found and self.reduce_balanced:
-            cards = [code for code in state.places if code is not None]
-            pairs = [_pair_move(m.card, m.partner) for m in found if m.partner is not None]
-            forced = _balanced_pair(pairs, cards, state.left)
-            if forced is not None:
-                return [forced]
-        return found
-
-    def apply(self, state: ThirteensLayout, move: Discard) -> ThirteensLayout:
-        places, stock, left = state
-        layout = list(places)
-        for code in (move.card, move.partner):
-            if code is None:
-                continue
-            place = layout.index(code)
-            left &= ~(1 << code)
-            if stock:
-                layout[place], stock = stock[0], stock[1:]
-            else:
-                layout[place] = None
-        return ThirteensLayout(tuple(layout), stock, left)
-
-    def is_won(self, state: ThirteensLayout) -> bool:
-        return state.left == 0
-
-    def key(self, state: ThirteensLayout) -> bytes:
-        """The places are interchangeable, so the cards not yet discarded and the stock say
-        everything; the stock is keyed by its length, as in :meth:`Baroness.key` (every state of
-        one search holds a suffix of its start's stock)."""
-        return state.left.to_bytes(7, "little") + bytes((len(state.stock),))
-
-    def score(self, state: ThirteensLayout) -> int:
-        if state.left and self.discards(state):
-            return NO_SCORE
-        return state.left.bit_count()
-
-    def lower_bound(self, state: ThirteensLayout) -> int:
-        return _unbalanced(state.left)
-
-    def describe_move(self, state: ThirteensLayout, move: Discard) -> str:
-        return _describe_discard(move)
-
-    def parse_move(self, state: ThirteensLayout, text: str) -> Discard:
-        found = _DISCARD.match(text)
-        if not found:
-            raise cannot_read(text, "'discard KH' or 'discard 6C+7D'")
-        return _read_discard(text, found, ORDERED)
-
-    def write_position(self, state: ThirteensLayout) -> str:
-        places = write_piles(() if code is None else (code,) for code in state.places)
-        return write_sections((("places", places), ("stock", write_card_list(state.stock))))
-
-    def read_position(self, text: str) -> ThirteensLayout:
-        sections = read_sections(text, "Thirteens", ("places", "stock"))
-        cells = read_piles(sections["places"], "places")
-        stock = tuple(read_card_list(sections["stock"], "stock"))
-        if len(cells) != self.places:
-            raise PositionError(f"the Thirteens position has {len(cells)} places; the game has {self.places}")
-        for number, cell in enumerate(cells, 1):
-            if len(cell) > 1:
-                raise PositionError(
-                    f"place {number} of the Thirteens position holds {len(cell)} cards; a place holds one"
-                )
-        places = tuple(cell[0] if cell else None for cell in cells)
-        if stock and None in places:
-            raise PositionError(
-                "the Thirteens position has an empty place and a stock: "
-                "emptied places are refilled while the stock lasts"
-            )
-        present = [code for code in places if code is not None] + list(stock)
-        check_distinct(present, "Thirteens")
-        _check_discarded(present, "Thirteens")
-        return ThirteensLayout(places, stock, card_set(present))
-
-    def picture(self, state: ThirteensLayout) -> Picture:
-        cells = tuple(
-            Place(str(number), () if code is None else (code,)) for number, code in enumerate(state.places, 1)
-        )
-        half = (len(cells) + 1) // 2
-        rows = tuple(row for row in (cells[:half], cells[half:]) if row)
-        return Picture(rows + ((Place("stock", face_down=len(state.stock)),),))
-
-    def touched(self, state: ThirteensLayout, move: Discard) -> frozenset[str]:
-        return changed_places(self.picture(state), self.picture(self.apply(state, move)))
-
-
-# ---------------------------------------------------------------------------------------------
-# Families
-
 _OPTIONS = (
     Option("piles", 5, "number of piles (the cards left over after the last full deal become grace cards)", (5, 6, 7)),
     Option("compulsory", True, "deal only when no discard is available (an available King counts)"),
@@ -626,10 +375,6 @@ def build_baroness(settings: Mapping[str, Any]) -> Baroness:
     )
 
 
-def build_thirteens(settings: Mapping[str, Any]) -> Thirteens:
-    return Thirteens()
-
-
 _BARONESS_RULES = """\
 Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal one card face up onto each of P piles
 (default 5); the rest is the stock. The top card of each pile is available. Discard an available
@@ -654,15 +399,6 @@ Moves are written 'discard KH', 'discard 6C+7D' (lower value first), 'deal', 'mo
 'piles: 7H 2C / 8C / - / QD / 5S | grace: - | stock: 4C 9D ...' (each pile bottom card first,
 '-' for an empty pile, the stock next card first)."""
 
-_THIRTEENS_RULES = """\
-Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal ten cards face up into ten places (two rows
-of five); every card in the places is available. Discard a King alone or two cards whose values
-total 13. Each emptied place is refilled at once from the stock: 'discard A+B' refills A's place
-first, then B's, so both orders are legal moves (they may lead to different games). Once the
-stock is empty an emptied place stays empty. Won when every card is discarded. Score: cards not
-discarded (stock included); the game ends when no discard is available. Moves are written
-'discard KH', 'discard 6C+7D'. A position is written 'places: 7H / 2C / QD / ... | stock: 4C ...'
-(ten places, '-' for an empty one once the stock is out; the stock next card first)."""
 
 FAMILIES = (
     Family(
@@ -684,16 +420,6 @@ FAMILIES = (
             ),
         ),
         build=build_baroness,
-        score_field="min_cards_left",
-        score_label="cards left",
-    ),
-    Family(
-        name="thirteens",
-        summary="discard Kings and pairs totalling 13 from ten places refilled from the stock (PySolFC 593)",
-        rules=_THIRTEENS_RULES,
-        options=(),
-        variants=(Variant("thirteens", "PySolFC game 593 (Helsinki)"),),
-        build=build_thirteens,
         score_field="min_cards_left",
         score_label="cards left",
     ),

@@ -14,11 +14,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets import families, find_game
-from rulesets.baroness import Baroness, Discard, Thirteens, ToSpace
+from rulesets.baroness import Baroness, ToSpace
 from rulesets.cards import CARDS, NAME, Card, parse_card, parse_cards
 from rulesets.family import OptionError
 from rulesets.moves import DEAL
 from rulesets.notation import MoveError, PositionError
+from rulesets.pairs import Discard
+from rulesets.thirteens import Thirteens
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Verdict

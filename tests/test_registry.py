@@ -42,7 +42,7 @@ def test_an_unknown_game_names_every_game():
 
 
 @pytest.mark.parametrize(
-    "name, module", [("parlett", "accordion"), ("thirteens", "baroness"), ("nizhni-novgorod", "royal_marriage")]
+    "name, module", [("parlett", "accordion"), ("thirteens", "thirteens"), ("nizhni-novgorod", "royal_marriage")]
 )
 def test_finding_a_game_imports_its_module_only(name, module):
     others = sorted(f"rulesets.{m}" for m in DECLARED if m != module)

@@ -11,6 +11,8 @@ import pytest
 NOT_FOR_ACCORDION = [
     "rulesets.amazons",
     "rulesets.baroness",
+    "rulesets.pairs",
+    "rulesets.thirteens",
     "rulesets.royal_marriage",
     "solver.service.survey",
     "solver.service.report",

@@ -1,6 +1,7 @@
 """Baroness and Thirteens by brute force, written from the rules alone and sharing no code with
-rulesets.baroness: cards are strings ("6C"), piles are tuples of strings, each move is found by
-its text, and every reachable layout is enumerated breadth-first."""
+rulesets.baroness, rulesets.thirteens or rulesets.pairs: cards are strings ("6C"), piles are
+tuples of strings, each move is found by its text, and every reachable layout is enumerated
+breadth-first."""
 
 from __future__ import annotations
 
