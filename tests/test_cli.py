@@ -4,16 +4,9 @@ import json
 
 import pytest
 from helpers import PYSOL_DEAL_1
-from typer.testing import CliRunner
+from helpers import run_cli as run
 
-from solver.cli import app
-
-runner = CliRunner()
 SEED_1 = PYSOL_DEAL_1
-
-
-def run(*args):
-    return runner.invoke(app, list(args))
 
 
 def test_games_and_describe_list_variants_and_options():
