@@ -21,14 +21,14 @@ from typing import TYPE_CHECKING, Any
 from rulesets.cards import Card
 from rulesets.family import OptionError, spell
 from solver.errors import UserError
-from solver.service.hinting import Hint, hints
 from solver.service.setup import Setup, limits
 from solver.service.solving import Outcome, solve_from
 
 if TYPE_CHECKING:
+    from solver.service.hinting import Hint
     from solver.service.store import Row
 
-__all__ = ["Solved", "Hint", "SurveyRows", "solve", "hint", "survey", "load_survey"]
+__all__ = ["Solved", "SurveyRows", "solve", "hint", "survey", "load_survey"]
 
 
 @dataclass(frozen=True)
@@ -155,6 +155,8 @@ def hint(
     max_memory: int | str = "2G",
 ) -> list[Hint]:
     """Every legal move with what it leaves, best first (``patience hint``)."""
+    from solver.service.hinting import hints  # here: the analysis took about 2 ms of each `patience solve`
+
     setup = setup_of(game, variant, options)
     start, _ = start_of(setup, seed, deal, position)
     return hints(setup, start, limits(max_nodes, max_seconds, str(max_memory)))

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
@@ -32,10 +33,31 @@ class Finished(Exception):
 class HelpFormatter(argparse.HelpFormatter):
     """argparse's help, with a description's paragraphs (a docstring's) each filled on their own."""
 
+    def __init__(self, prog: str) -> None:
+        # argparse makes a formatter for every argument declared (to check its value's name), and
+        # each asked shutil for the terminal's width: importing shutil (and the compression
+        # modules it loads) took about 4 ms of every start. The width as shutil finds it, less 2.
+        super().__init__(prog, width=terminal_columns() - 2)
+
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         paragraphs = [" ".join(part.split()) for part in text.split("\n\n") if part.strip()]
         fill = super()._fill_text  # (super() without arguments fails inside a generator)
         return "\n\n".join(fill(part, width, indent) for part in paragraphs)
+
+
+def terminal_columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it: COLUMNS, else standard
+    output's terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
 
 
 class Parser(argparse.ArgumentParser):
@@ -66,8 +88,11 @@ class Version(argparse.Action):
         parser.exit()
 
 
-def parser() -> Parser:
-    """The parser of the whole command line: global flags, then one sub-parser per command."""
+def parser(words: Sequence[str] | None = None) -> Parser:
+    """The parser of the whole command line: global flags, then one sub-parser per command. Of
+    the commands, only those named among ``words`` (all, without them) get their arguments
+    declared: a command line runs one command, and argparse's declaring every command's arguments
+    took about 1 ms of each start (of 3; a formatter is made for each, to check its value's name)."""
     main = Parser(prog="patience", description=DESCRIPTION)
     main.add_argument("--version", action=Version, nargs=0, help="Print the version and exit.")
     main.add_argument(
@@ -78,27 +103,28 @@ def parser() -> Parser:
         doc = command.function.__doc__ or ""
         summary = " ".join(doc.split("\n\n", 1)[0].split()).replace("%", "%%")
         sub = commands.add_parser(command.name, help=summary, description=doc)
-        defaults = getattr(command.function, "__kwdefaults__", None) or {}
-        for argument in command.arguments:
-            argument.add_to(sub, defaults.get(argument.dest))
         sub.set_defaults(**{CHOSEN: command})
+        if words is None or command.name in words:
+            defaults = getattr(command.function, "__kwdefaults__", None) or {}
+            for argument in command.arguments:
+                argument.add_to(sub, defaults.get(argument.dest))
     return main
 
 
-def complete(main: Parser) -> None:
+def complete() -> None:
     """Answer the shell's request for completions (argcomplete's protocol: ``_ARGCOMPLETE`` set) and
     exit; otherwise nothing. argcomplete is imported only then: it takes longer than argparse."""
     if "_ARGCOMPLETE" in os.environ:
         import argcomplete
 
-        argcomplete.autocomplete(main)
+        argcomplete.autocomplete(parser())
 
 
 def run(args: Sequence[str]) -> int:
     """The exit code of the command line ``args`` (the console script's whole work), having said
     what went wrong, if anything, in one line."""
-    main = parser()
-    complete(main)
+    complete()
+    main = parser(args)
     debug = False
     try:
         known, extra = main.parse_known_args(list(args))
