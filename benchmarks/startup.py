@@ -68,25 +68,29 @@ def command_lines(patience: str) -> dict[str, list[str]]:
     return {BARE: [python, "-c", "pass"], **{name: [patience, *args] for name, args in COMMANDS.items()}}
 
 
-def measure(installations: list[str], repeat: int) -> list[dict[str, Run]]:
-    """For each installation (its ``patience``), each command's and the bare interpreter's median
-    CPU seconds and peak memory, every command of every installation run in each round."""
+def measure(installations: list[str], repeat: int) -> list[dict[str, list[Run]]]:
+    """For each installation (its ``patience``), each command's and the bare interpreter's runs:
+    in each round, each command runs once in every installation, back to back (so that the
+    machine's load of the moment falls on all alike)."""
     lines = [command_lines(patience) for patience in installations]
     runs: list[dict[str, list[Run]]] = [{name: [] for name in found} for found in lines]
     for found in lines:
         for command in found.values():
             run_once(command)  # writes the bytecode caches the timed runs read
-    for _ in range(repeat):
-        for found, into in zip(lines, runs):
-            for name, command in found.items():
-                into[name].append(run_once(command))
-    return [
-        {
-            name: Run(statistics.median(run.cpu for run in got), int(statistics.median(run.peak_kib for run in got)))
-            for name, got in into.items()
-        }
-        for into in runs
-    ]
+    for number in range(repeat):
+        for name in lines[0]:
+            order = list(zip(lines, runs))
+            for found, into in order[number % 2 :] + order[: number % 2]:  # who goes first alternates
+                into[name].append(run_once(found[name]))
+    return runs
+
+
+def medians(runs: dict[str, list[Run]]) -> dict[str, Run]:
+    """Each command's median CPU seconds and median peak memory."""
+    return {
+        name: Run(statistics.median(run.cpu for run in got), int(statistics.median(run.peak_kib for run in got)))
+        for name, got in runs.items()
+    }
 
 
 def print_table(title: str, medians: dict[str, Run], repeat: int) -> None:
@@ -133,14 +137,15 @@ def main() -> None:
     options = parser.parse_args()
     installations = [PATIENCE, *([options.against] if options.against else [])]
     measured = measure(installations, options.repeat)
-    print_table(PATIENCE, measured[0], options.repeat)
+    print_table(PATIENCE, medians(measured[0]), options.repeat)
     if options.against:
         print()
-        print_table(options.against, measured[1], options.repeat)
-        print(f"\nCPU seconds of {PATIENCE} / of {options.against}, side by side:")
+        print_table(options.against, medians(measured[1]), options.repeat)
+        print(f"\nCPU seconds of {PATIENCE} / of {options.against}: the median of the ratios of the runs")
+        print("made back to back in each round, and the least and greatest of them:")
         for name in [BARE, *COMMANDS]:
-            ours, theirs = measured[0][name].cpu, measured[1][name].cpu
-            print(f"{name:<33} {ours:7.3f} / {theirs:7.3f} = {ours / theirs:5.2f}")
+            ratios = sorted(ours.cpu / theirs.cpu for ours, theirs in zip(measured[0][name], measured[1][name]))
+            print(f"{name:<33} {statistics.median(ratios):5.2f}  ({ratios[0]:.2f} to {ratios[-1]:.2f})")
     print(f"\nimport-time profile of 'patience solve accordion --seed 7' (least of {options.repeat} runs):")
     print(f"{'cumulative':>12} {'own':>11}  module")
     for line in import_profile(options.top, options.repeat):
