@@ -65,6 +65,15 @@ def test_version_short_help_and_bare_command():
         assert result.exit_code == 0 and result.stdout.startswith("usage: patience") and not result.stderr
 
 
+def test_the_help_lists_every_command_whatever_follows_it():
+    """Only the command run gets a parser, unless the words before it ask for more (the help)."""
+    names = ("games", "describe", "deal", "solve", "verify", "hint", "survey", "report")
+    for args in (("--help",), ("--help", "solve"), ("--debug",), ("-h", "frobnicate")):
+        listing = run(*args).stdout.split("commands:", 1)[1]
+        listed = [line.split()[0] for line in listing.splitlines() if line.startswith("    ") and line[4] != " "]
+        assert listed == list(names), args
+
+
 def test_an_internal_error_is_not_the_users_fault(monkeypatch):
     """A bug gets exit code 70 and one line; the traceback only with --debug or PATIENCE_DEBUG."""
     import solver.service.solving

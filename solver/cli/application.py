@@ -88,26 +88,34 @@ class Version(argparse.Action):
         parser.exit()
 
 
-def parser(words: Sequence[str] | None = None) -> Parser:
-    """The parser of the whole command line: global flags, then one sub-parser per command. Of
-    the commands, only those named among ``words`` (all, without them) get their arguments
-    declared: a command line runs one command, and argparse's declaring every command's arguments
-    took about 1 ms of each start (of 3; a formatter is made for each, to check its value's name)."""
+def named(args: Sequence[str]) -> Command | None:
+    """The command ``args`` run, when nothing but ``--debug`` comes before its name; None when
+    something else does (``--help``, ``--version``, an unknown word), or nothing."""
+    for word in args:
+        if word != "--debug":
+            return next((command for command in COMMANDS if command.name == word), None)
+    return None
+
+
+def parser(only: Command | None = None) -> Parser:
+    """The parser of the whole command line: global flags, then a sub-parser for ``only``, or for
+    every command (to list them in the help, or to name them when the command is unknown). The
+    other commands' sub-parsers took about 2 ms of each start (of 3: argparse looks up the
+    translations of its own texts for each, and makes a formatter for each argument declared)."""
     main = Parser(prog="patience", description=DESCRIPTION)
     main.add_argument("--version", action=Version, nargs=0, help="Print the version and exit.")
     main.add_argument(
         "--debug", action="store_true", help="Show the traceback of an internal error (also PATIENCE_DEBUG=1)."
     )
     commands = main.add_subparsers(title="commands", metavar="COMMAND", prog="patience")
-    for command in COMMANDS:
+    for command in COMMANDS if only is None else (only,):
         doc = command.function.__doc__ or ""
         summary = " ".join(doc.split("\n\n", 1)[0].split()).replace("%", "%%")
         sub = commands.add_parser(command.name, help=summary, description=doc)
         sub.set_defaults(**{CHOSEN: command})
-        if words is None or command.name in words:
-            defaults = getattr(command.function, "__kwdefaults__", None) or {}
-            for argument in command.arguments:
-                argument.add_to(sub, defaults.get(argument.dest))
+        defaults = getattr(command.function, "__kwdefaults__", None) or {}
+        for argument in command.arguments:
+            argument.add_to(sub, defaults.get(argument.dest))
     return main
 
 
@@ -124,7 +132,7 @@ def run(args: Sequence[str]) -> int:
     """The exit code of the command line ``args`` (the console script's whole work), having said
     what went wrong, if anything, in one line."""
     complete()
-    main = parser(args)
+    main = parser(named(args))
     debug = False
     try:
         known, extra = main.parse_known_args(list(args))
