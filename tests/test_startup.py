@@ -1,8 +1,11 @@
 """Start-up: a command imports only what it uses (the time this saves is measured by
 benchmarks/startup.py, not here)."""
 
+import os
+import site
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -11,7 +14,7 @@ import pytest
 #: typer's, whose import alone took most of the 0.1 s start-up budget).
 NOT_FOR_ANY = ("rich", "argcomplete", "typer", "click", "pydantic")
 #: Modules no command about one Accordion deal needs: the other games, the survey machinery and
-#: its storage, the replay page, the verifier, and the above.
+#: its storage, the replay page, the verifier, pathlib (only to read a file's name), and the above.
 NOT_FOR_ACCORDION = (
     "rulesets.amazons",
     "rulesets.baroness",
@@ -25,12 +28,15 @@ NOT_FOR_ACCORDION = (
     "concurrent.futures",
     "sqlite3",
     "json",
+    "pathlib",
     *NOT_FOR_ANY,
 )
 
 
 def imported_by(*args: str, watched: tuple[str, ...] = NOT_FOR_ACCORDION) -> list[str]:
-    """The exit code of running ``patience ARGS``, and which of ``watched`` it imported."""
+    """The exit code of running ``patience ARGS``, and which of ``watched`` it imported. Run as an
+    installed package starts (its modules on the path), not through site's .pth hooks: an
+    editable install's hook imports pathlib itself."""
     code = (
         "import sys, contextlib, io\n"
         "from solver.cli.application import run\n"
@@ -38,7 +44,10 @@ def imported_by(*args: str, watched: tuple[str, ...] = NOT_FOR_ACCORDION) -> lis
         f"    code = run({list(args)!r})\n"
         f"print(code, [m for m in {watched!r} if m in sys.modules])\n"
     )
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split(" ", 1)
+    paths = os.pathsep.join([str(Path(__file__).parents[1]), *site.getsitepackages()])
+    command = [sys.executable, "-S", "-c", code]
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env={**os.environ, "PYTHONPATH": paths})
+    return done.stdout.split(" ", 1)
 
 
 @pytest.mark.parametrize(

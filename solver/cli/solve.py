@@ -5,19 +5,22 @@ command line builds every command's parser, so what one command imports at the t
 module, all of them pay for (see benchmarks/startup.py).
 """
 
+from __future__ import annotations
+
 import itertools
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from rulesets import families, find_game
 from rulesets.cards import Card, format_cards
 from solver.cli.errors import ExitCode, UsageError, say
-from solver.cli.options import DEAL, FILE, GAME, LIMITS, POSITION, RULES, SEED, Argument, Command, switch
+from solver.cli.options import DEAL, FILE, GAME, LIMITS, POSITION, RULES, SEED, Argument, Command, path, switch
 from solver.result import Verdict
 from solver.service.inputs import STDIN, name_of, read_text, text_lines, without_bom
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from solver.service.setup import Setup
     from solver.service.solving import Outcome
 
@@ -149,7 +152,7 @@ def verify_command(
     return ExitCode.OK
 
 
-def _one_start(deals: "Deals") -> tuple[list[Card] | None, Any]:
+def _one_start(deals: Deals) -> tuple[list[Card] | None, Any]:
     """The one deal or position verify takes (a file must hold exactly one, and no bad line)."""
     found = list(itertools.islice(iter(deals), 2))
     if len(found) != 1:
@@ -166,7 +169,7 @@ class Deals:
 
     def __init__(
         self,
-        setup: "Setup",
+        setup: Setup,
         seed: int | None,
         deal: str | None,
         file: str | None,
@@ -209,7 +212,7 @@ class Deals:
         say(f"patience: error: {where}")
 
 
-def _print_outcome(outcome: "Outcome", show: bool) -> None:
+def _print_outcome(outcome: Outcome, show: bool) -> None:
     """A solved deal as text: the deal, verdict, score, redeals, work done, then the numbered line."""
     setup, result = outcome.setup, outcome.result
     family = setup.family
@@ -245,7 +248,7 @@ def _print_outcome(outcome: "Outcome", show: bool) -> None:
     _print_line(outcome, show)
 
 
-def _print_line(outcome: "Outcome", show: bool) -> None:
+def _print_line(outcome: Outcome, show: bool) -> None:
     """The numbered moves of the solution (or best line); with ``show``, after each move the
     layout as one indented block (the places the move changed marked ``*``) and its position."""
     game, result = outcome.setup.game, outcome.result
@@ -294,7 +297,7 @@ COMMANDS = (
                 "verdict_code",
                 "Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts).",
             ),
-            Argument(("--html",), "html", "Also write a page replaying the line move by move.", Path),
+            Argument(("--html",), "html", "Also write a page replaying the line move by move.", path),
         ),
     ),
     Command(

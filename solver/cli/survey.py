@@ -2,15 +2,18 @@
 report (what a survey file says). Their services (process pools, SQLite, rich) are imported when
 they run (see :mod:`solver.cli.solve`)."""
 
+from __future__ import annotations
+
 import argparse
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from solver.cli.errors import ExitCode, UsageError, say
-from solver.cli.options import GAME, LIMITS, RULES, Argument, Command
+from solver.cli.options import GAME, LIMITS, RULES, Argument, Command, path
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from solver.service.survey import Tally
 
 
@@ -78,7 +81,7 @@ def survey_command(
     return ExitCode.OK
 
 
-def _print_tally(out: Path, tally: "Tally") -> None:
+def _print_tally(out: Path, tally: Tally) -> None:
     """One line: deals stored, of which already there, and what was solved now (and how fast)."""
     counts = ", ".join(f"{tally.results.get(k, 0)} {k}" for k in ("won", "lost", "unknown"))
     rate = f", {tally.solved / tally.wall_seconds:.1f} deals/s" if tally.solved and tally.wall_seconds > 0 else ""
@@ -154,7 +157,7 @@ COMMANDS = (
                 "file",
                 "A file of deals, one a line, # comments; each row is keyed by its line ('-': standard input).",
             ),
-            Argument(("--out",), "out", "The SQLite survey file (created, or resumed).", Path, required=True),
+            Argument(("--out",), "out", "The SQLite survey file (created, or resumed).", path, required=True),
             Argument(("-j", "--jobs"), "jobs", "Worker processes (0: one per CPU; at most four per CPU).", int),
             *RULES,
             *LIMITS,
@@ -179,7 +182,7 @@ COMMANDS = (
                 (),
                 "files",
                 "A survey file written by 'patience survey', or several to compare.",
-                Path,
+                path,
                 nargs="+",
                 metavar="survey",
             ),
