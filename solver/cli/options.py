@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -19,10 +18,10 @@ if TYPE_CHECKING:
 Reader = Callable[[str], Any]
 
 
-@dataclass(frozen=True)
-class Argument:
+class Argument(NamedTuple):
     """One argument of a command: its flags (none for a positional argument), the parameter of the
-    command's function it fills, its help, and how argparse reads it."""
+    command's function it fills, its help, and how argparse reads it. (A named tuple, not a
+    dataclass: making the two dataclasses of this module took 1.6 ms of every start, these 0.3.)"""
 
     flags: tuple[str, ...]
     dest: str
@@ -39,7 +38,7 @@ class Argument:
 
     def but_required(self) -> Argument:
         """The same argument, which the command cannot do without."""
-        return replace(self, required=True)
+        return self._replace(required=True)
 
     def add_to(self, parser: argparse.ArgumentParser, default: object) -> None:
         """Declare this argument to ``parser``; ``default``, the function's, is shown in its help."""
@@ -71,8 +70,7 @@ def switch(flag: str, dest: str, help: str) -> Argument:
     return Argument((flag,), dest, help, action="store_true")
 
 
-@dataclass(frozen=True)
-class Command:
+class Command(NamedTuple):
     """A command: its name, the function that does it (keyword-only parameters named as the
     arguments' ``dest``, with their defaults), and its arguments. Its help is the function's
     docstring, its first paragraph the line ``patience --help`` lists it with."""
