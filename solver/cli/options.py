@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from pathlib import Path
 
-#: How a flag's value is read: ``int``, ``float``, ``Path``; None keeps the text.
+#: How a flag's value is read: ``int``, ``float``, :func:`path`; None keeps the text.
 Reader = Callable[[str], Any]
 
 
