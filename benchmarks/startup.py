@@ -8,11 +8,16 @@ memory; then the import-time profile (``python -X importtime``) of ``patience so
 --seed 7``: the modules that cost most, cumulatively, each the least of ``--repeat`` runs (the
 clock is wall time, so the least is the one the machine's load disturbed least).
 
+With ``--against OTHER/bin/patience`` (another installation, say of an older commit in its own
+venv), its commands and its own bare interpreter run in the same rounds, and each command's CPU
+seconds are given as a ratio to the other's: measured side by side, so the machine's load falls
+on both alike.
+
 The children may write bytecode caches (``PYTHONDONTWRITEBYTECODE`` is dropped from their
 environment) and each command runs once before the timed rounds: measured is the start-up of
 every run after an installation's first, not the compiling of the sources.
 
-    python benchmarks/startup.py [--repeat 7] [--top 25]
+    python benchmarks/startup.py [--repeat 7] [--top 25] [--against OTHER/bin/patience]
 """
 
 from __future__ import annotations
@@ -26,14 +31,15 @@ from pathlib import Path
 from typing import NamedTuple
 
 PATIENCE = str(Path(sys.executable).with_name("patience"))
-BARE = ("python -c pass", [sys.executable, "-c", "pass"])
-COMMANDS = [
-    ("solve accordion --seed 7", [PATIENCE, "solve", "accordion", "--seed", "7"]),
-    ("--help", [PATIENCE, "--help"]),
-    ("games", [PATIENCE, "games"]),
-    ("describe accordion", [PATIENCE, "describe", "accordion"]),
-    ("deal accordion --seed 1", [PATIENCE, "deal", "accordion", "--seed", "1"]),
-]
+BARE = "python -c pass"
+#: The commands measured, by name, each with its arguments.
+COMMANDS = {
+    "solve accordion --seed 7": ["solve", "accordion", "--seed", "7"],
+    "--help": ["--help"],
+    "games": ["games"],
+    "describe accordion": ["describe", "accordion"],
+    "deal accordion --seed 1": ["deal", "accordion", "--seed", "1"],
+}
 #: The children's environment: bytecode caches written and read, as an installation's are.
 ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 TARGET = 0.1
@@ -56,18 +62,53 @@ def run_once(command: list[str]) -> Run:
     return Run(usage.ru_utime + usage.ru_stime, usage.ru_maxrss)
 
 
-def measure(repeat: int) -> dict[str, Run]:
-    """Each command's and the bare interpreter's median CPU seconds and peak memory, run round robin."""
-    runs: dict[str, list[Run]] = {name: [] for name, _ in [BARE, *COMMANDS]}
-    for _, command in [BARE, *COMMANDS]:
-        run_once(command)  # writes the bytecode caches the timed runs read
-    for _ in range(repeat):
-        for name, command in [BARE, *COMMANDS]:
-            runs[name].append(run_once(command))
+def command_lines(patience: str) -> dict[str, list[str]]:
+    """The bare interpreter of the installation of ``patience`` (the python beside it), and each command."""
+    python = str(Path(patience).with_name("python"))
+    return {BARE: [python, "-c", "pass"], **{name: [patience, *args] for name, args in COMMANDS.items()}}
+
+
+def measure(installations: list[str], repeat: int) -> list[dict[str, list[Run]]]:
+    """For each installation (its ``patience``), each command's and the bare interpreter's runs:
+    in each round, each command runs once in every installation, back to back (so that the
+    machine's load of the moment falls on all alike)."""
+    lines = [command_lines(patience) for patience in installations]
+    runs: list[dict[str, list[Run]]] = [{name: [] for name in found} for found in lines]
+    for found in lines:
+        for command in found.values():
+            run_once(command)  # writes the bytecode caches the timed runs read
+    for number in range(repeat):
+        for name in lines[0]:
+            order = list(zip(lines, runs))
+            for found, into in order[number % 2 :] + order[: number % 2]:  # who goes first alternates
+                into[name].append(run_once(found[name]))
+    return runs
+
+
+def medians(runs: dict[str, list[Run]]) -> dict[str, Run]:
+    """Each command's median CPU seconds and median peak memory."""
     return {
-        name: Run(statistics.median(run.cpu for run in found), int(statistics.median(run.peak_kib for run in found)))
-        for name, found in runs.items()
+        name: Run(statistics.median(run.cpu for run in got), int(statistics.median(run.peak_kib for run in got)))
+        for name, got in runs.items()
     }
+
+
+def print_table(title: str, medians: dict[str, Run], repeat: int) -> None:
+    """The commands' median CPU seconds beside the bare interpreter's, and whether each meets the target."""
+    bare = medians[BARE]
+    print(
+        f"{title}: CPU seconds and peak memory, median of {repeat} runs each, round robin; "
+        f"bare interpreter: {bare.cpu:.3f} s, {bare.peak_kib / 1024:.1f} MiB"
+    )
+    print(f"{'command':<33} {'CPU s':>7} {'excess':>8} {'ratio':>6} {'MiB':>6}  excess <= {TARGET} s")
+    for name in COMMANDS:
+        found = medians[name]
+        excess = found.cpu - bare.cpu
+        verdict = "yes" if excess <= TARGET else "no"
+        print(
+            f"patience {name:<24} {found.cpu:7.3f} {excess:+8.3f} {found.cpu / bare.cpu:6.1f} "
+            f"{found.peak_kib / 1024:6.1f}  {verdict}"
+        )
 
 
 def import_profile(top: int, repeat: int) -> list[str]:
@@ -92,22 +133,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="runs of each command (the median is reported)")
     parser.add_argument("--top", type=int, default=25, help="imports listed in the profile")
+    parser.add_argument("--against", help="another installation's patience, measured in the same rounds")
     options = parser.parse_args()
-    medians = measure(options.repeat)
-    bare = medians[BARE[0]]
-    print(
-        f"CPU seconds and peak memory, median of {options.repeat} runs each, round robin; "
-        f"bare interpreter: {bare.cpu:.3f} s, {bare.peak_kib / 1024:.1f} MiB"
-    )
-    print(f"{'command':<33} {'CPU s':>7} {'excess':>8} {'ratio':>6} {'MiB':>6}  excess <= {TARGET} s")
-    for name, _ in COMMANDS:
-        found = medians[name]
-        excess = found.cpu - bare.cpu
-        verdict = "yes" if excess <= TARGET else "no"
-        print(
-            f"patience {name:<24} {found.cpu:7.3f} {excess:+8.3f} {found.cpu / bare.cpu:6.1f} "
-            f"{found.peak_kib / 1024:6.1f}  {verdict}"
-        )
+    installations = [PATIENCE, *([options.against] if options.against else [])]
+    measured = measure(installations, options.repeat)
+    print_table(PATIENCE, medians(measured[0]), options.repeat)
+    if options.against:
+        print()
+        print_table(options.against, medians(measured[1]), options.repeat)
+        print(f"\nCPU seconds of {PATIENCE} / of {options.against}: the median of the ratios of the runs")
+        print("made back to back in each round, and the least and greatest of them:")
+        for name in [BARE, *COMMANDS]:
+            ratios = sorted(ours.cpu / theirs.cpu for ours, theirs in zip(measured[0][name], measured[1][name]))
+            print(f"{name:<33} {statistics.median(ratios):5.2f}  ({ratios[0]:.2f} to {ratios[-1]:.2f})")
     print(f"\nimport-time profile of 'patience solve accordion --seed 7' (least of {options.repeat} runs):")
     print(f"{'cumulative':>12} {'own':>11}  module")
     for line in import_profile(options.top, options.repeat):

@@ -87,6 +87,43 @@ PYSOL_DEAL_32000 = (
 )
 
 
+# --- the command line, run in this process ----------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Ran:
+    """How a command line run by :func:`run_cli` ended: its exit code and what it wrote."""
+
+    exit_code: int
+    stdout: str
+    stderr: str
+
+    @property
+    def output(self) -> str:
+        """Standard output, then standard error."""
+        return self.stdout + self.stderr
+
+
+def run_cli(*args: str, stdin: str | bytes = b"") -> Ran:
+    """Run ``patience ARGS`` in this process, as the console script does (the application's
+    ``run``), reading ``stdin`` as its standard input and capturing what it writes."""
+    import contextlib
+    import io
+    import sys
+
+    from solver.cli.application import run
+
+    given = stdin.encode() if isinstance(stdin, str) else stdin
+    out, err, before = io.StringIO(), io.StringIO(), sys.stdin
+    sys.stdin = io.TextIOWrapper(io.BytesIO(given), encoding="utf-8")
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = run(args)
+    finally:
+        sys.stdin = before
+    return Ran(code, out.getvalue(), err.getvalue())
+
+
 # --- toy games given as explicit graphs, for the engine ---------------------------------------------
 
 
@@ -217,19 +254,6 @@ def patience_command() -> list[str]:
     return [found]
 
 
-def survey_cli() -> Any:
-    """A command line with just the survey commands, registered as solver.cli registers them."""
-    import typer
-
-    from solver.cli import friendly
-    from solver.cli.survey import report_command, survey_command
-
-    cli = typer.Typer(pretty_exceptions_enable=False)
-    cli.command("survey")(friendly(survey_command))
-    cli.command("report")(friendly(report_command))
-    return cli
-
-
 def snapshot(directory: Any) -> dict[str, bytes]:
     """Every file of a directory and its bytes: what a refused command must leave as it was."""
     return {entry.name: entry.read_bytes() for entry in sorted(directory.iterdir()) if entry.is_file()}
@@ -241,7 +265,6 @@ def error_line(result: Any) -> str:
     assert result.exit_code == 2 and len(lines) == 1 and lines[0].startswith("patience: error: "), (
         result.exit_code,
         result.stderr,
-        result.exception,
     )
     return lines[0]
 

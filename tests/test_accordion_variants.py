@@ -22,10 +22,9 @@ from brute.accordion import (
     play,
     self_working,
 )
-from helpers import random_play, reachable_states
+from helpers import random_play, reachable_states, run_cli
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from rulesets import families
 from rulesets.accordion import DealtAccordion, DealtAccordionState, OpenAccordion
@@ -33,7 +32,6 @@ from rulesets.cards import CARDS, NAME, parse_cards
 from rulesets.deals import seeded_deal
 from rulesets.moves import DEAL
 from rulesets.notation import PositionError
-from solver.cli import app
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
@@ -391,11 +389,9 @@ def test_touched_names_the_pile_moved_onto_and_a_deal_the_new_pile_and_the_stock
 
 # --- the command line ---------------------------------------------------------------------------
 
-runner = CliRunner()
-
 
 def cli(*args):
-    result = runner.invoke(app, list(args))
+    result = run_cli(*args)
     assert result.exit_code == 0, result.output
     return result.output
 

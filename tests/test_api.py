@@ -7,14 +7,12 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
+from helpers import run_cli
 
 import solver
-from solver.cli import app
 from solver.errors import UserError
 
 ROOT = Path(__file__).resolve().parent.parent
-runner = CliRunner()
 
 
 def without_time(record: dict) -> dict:
@@ -27,9 +25,7 @@ def without_time(record: dict) -> dict:
 )
 def test_solve_gives_the_command_lines_json_record(game: str, start: dict) -> None:
     solved = solver.solve(game, **start, max_nodes=50_000)
-    cli = json.loads(
-        runner.invoke(app, ["solve", game, "--seed", str(start["seed"]), "--json", "--max-nodes", "50000"]).output
-    )
+    cli = json.loads(run_cli("solve", game, "--seed", str(start["seed"]), "--json", "--max-nodes", "50000").output)
     assert without_time(json.loads(solved.to_json())) == without_time(cli)
     assert solved.result == cli["result"] and solved.nodes == cli["nodes"] and solved.seconds >= 0
     assert (solved.solution or solved.best_line) == (cli["solution"] or cli["best_line"])
@@ -67,7 +63,7 @@ def test_errors_are_the_command_lines(call, argv) -> None:
     with pytest.raises(UserError) as raised:
         call()
     assert isinstance(raised.value, ValueError)
-    result = runner.invoke(app, argv)
+    result = run_cli(*argv)
     assert result.exit_code == 2 and str(raised.value) in result.output
 
 
@@ -104,7 +100,7 @@ def test_html_replay_from_python_and_the_command_line(tmp_path: Path) -> None:
     assert "discard KC" in page and "lost" in page
     assert solved._repr_html_().startswith("<iframe srcdoc=")
     target = tmp_path / "replay.html"
-    result = runner.invoke(app, ["solve", "baroness", "--seed", "3", "--html", str(target)])
+    result = run_cli("solve", "baroness", "--seed", "3", "--html", str(target))
     assert result.exit_code == 0 and target.read_text(encoding="utf-8") == page
 
 

@@ -4,16 +4,9 @@ import json
 
 import pytest
 from helpers import PYSOL_DEAL_1
-from typer.testing import CliRunner
+from helpers import run_cli as run
 
-from solver.cli import app
-
-runner = CliRunner()
 SEED_1 = PYSOL_DEAL_1
-
-
-def run(*args):
-    return runner.invoke(app, list(args))
 
 
 def test_games_and_describe_list_variants_and_options():
@@ -215,3 +208,19 @@ def test_ctrl_c_is_one_line_and_exit_code_130(tmp_path):
     output, errors = process.communicate(timeout=60)
     assert process.returncode == 130 and "result: won" in first and output.count("result:") < 2000
     assert errors.strip() == "patience: interrupted (what was printed stands)"
+
+
+def test_every_argument_fills_a_keyword_parameter_of_its_command():
+    """The parser hands a command what it parsed by name: each declared argument is one of its
+    function's keyword-only parameters, and each parameter is declared."""
+    import inspect
+
+    from solver.cli.application import COMMANDS
+
+    assert [command.name for command in COMMANDS] == [
+        *("games", "describe", "deal", "solve", "verify", "hint", "survey", "report")
+    ]
+    for command in COMMANDS:
+        parameters = inspect.signature(command.function).parameters
+        assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in parameters.values()), command.name
+        assert sorted(parameters) == sorted(argument.dest for argument in command.arguments), command.name

@@ -6,12 +6,11 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers import run_cli
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from rulesets import families
-from solver.cli import app
 from solver.result import Limits
 from solver.service.hinting import hints
 from solver.service.setup import Setup
@@ -53,14 +52,13 @@ def test_each_hint_is_what_solving_after_that_move_says(variant: str, seed: int,
 
 
 def test_hint_command_lists_every_move_best_first_as_text_and_json() -> None:
-    runner = CliRunner()
     position = "row: 9D 4S 5D 6H 2D QS AD AH 2H AC 9S 5S"
-    text = runner.invoke(app, ["hint", "accordion", "--position", position])
+    text = run_cli("hint", "accordion", "--position", position)
     assert text.exit_code == 0, text.output
     lines = [line for line in text.output.splitlines() if line[:4].strip().rstrip(".").isdigit()]
     assert len(lines) == 4 and "won" in lines[0] and "lost" in lines[-1]
-    record = json.loads(runner.invoke(app, ["hint", "accordion", "--position", position, "--json"]).output)
+    record = json.loads(run_cli("hint", "accordion", "--position", position, "--json").output)
     assert record["position"] == position and [m["result"] for m in record["moves"]][:2] == ["won", "won"]
     assert record["moves"][0]["score"] == 1 and record["moves"][-1]["score"] == 3
-    cut = json.loads(runner.invoke(app, ["hint", "accordion", "--seed", "1", "--max-nodes", "5", "--json"]).output)
+    cut = json.loads(run_cli("hint", "accordion", "--seed", "1", "--max-nodes", "5", "--json").output)
     assert any(m["result"] == "unknown" and m["limit"] == "max_nodes" for m in cut["moves"])

@@ -20,12 +20,11 @@ from helpers import (
     SURVEY_GAME,
     SURVEY_NODES,
     SURVEY_VARIANT,
+    run_cli,
     survey_args,
-    survey_cli,
     survey_table,
     wilson_by_bisection,
 )
-from typer.testing import CliRunner
 
 from rulesets.cards import format_cards
 from solver.result import Limits
@@ -37,21 +36,11 @@ from solver.service.stats import wilson
 from solver.service.store import Store
 from solver.service.survey import SurveySpec, run_survey
 
-cli = survey_cli()
-runner = CliRunner()
-
 GAME, VARIANT, NODES = SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES
 SPEC = SurveySpec(GAME, VARIANT, (), NODES, None, 2 * 1024**3)  # as the command line builds it
 SEEDS = "1-150"
-SCRIPT = (
-    "import sys, typer\n"
-    "from solver.cli import friendly\n"
-    "from solver.cli.survey import survey_command\n"
-    "app = typer.Typer()\n"
-    "app.command('survey')(friendly(survey_command))\n"
-    "app.command('other')(lambda: None)\n"
-    "app()\n"
-)
+#: The command line as the console script runs it, in a process of its own.
+SCRIPT = "import sys\nfrom solver.cli.application import run\nsys.exit(run(sys.argv[1:]))\n"
 
 
 table = survey_table
@@ -187,7 +176,7 @@ def test_kill_9_mid_run_loses_nothing_after_a_rerun(reference, tmp_path):
     ]
     kept = table(out)
     assert kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}]
-    rerun = runner.invoke(cli, survey_args(out, SEEDS, "--jobs", "2"))
+    rerun = run_cli(*survey_args(out, SEEDS, "--jobs", "2"))
     assert rerun.exit_code == 0, rerun.output
     assert f"{len(kept)} already there" in rerun.output
     assert table(out) == reference[1]
@@ -219,8 +208,8 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(reference, tmp_path):
 )
 def test_other_settings_are_refused_with_a_clear_message(tmp_path, change, word):
     out = tmp_path / "mixed.sqlite"
-    first = runner.invoke(
-        cli, ["survey", GAME, "--variant", VARIANT, "--seeds", "1-3", "--max-nodes", str(NODES), "--out", str(out)]
+    first = run_cli(
+        "survey", GAME, "--variant", VARIANT, "--seeds", "1-3", "--max-nodes", str(NODES), "--out", str(out)
     )
     assert first.exit_code == 0, first.output
     args = ["survey", GAME, "--variant", VARIANT, "--seeds", "1-6", "--max-nodes", str(NODES), "--out", str(out)]
@@ -229,7 +218,7 @@ def test_other_settings_are_refused_with_a_clear_message(tmp_path, change, word)
             args[args.index(change[i]) + 1] = change[i + 1]
         else:
             args += change[i : i + 2]
-    refused = runner.invoke(cli, args)
+    refused = run_cli(*args)
     assert refused.exit_code == 2
     message = refused.stderr
     assert message.startswith("patience: error:") and word in message and "not mixed" in message
@@ -245,11 +234,11 @@ def test_files_that_are_not_surveys_are_refused(tmp_path):
         db.execute("CREATE TABLE other (x)")
     for path in (text, foreign):
         for args in (survey_args(path, SEEDS), ["report", str(path)]):
-            result = runner.invoke(cli, args)
+            result = run_cli(*args)
             assert result.exit_code == 2 and "not a survey file" in result.stderr
-    missing = runner.invoke(cli, ["report", str(tmp_path / "none.sqlite")])
+    missing = run_cli("report", str(tmp_path / "none.sqlite"))
     assert missing.exit_code == 2 and "no such survey file" in missing.stderr
-    bad = runner.invoke(cli, ["survey", GAME, "--seeds", "5-1", "--out", str(tmp_path / "x.sqlite")])
+    bad = run_cli("survey", GAME, "--seeds", "5-1", "--out", str(tmp_path / "x.sqlite"))
     assert bad.exit_code == 2 and "seed range" in bad.stderr
 
 
@@ -257,12 +246,10 @@ def test_files_that_are_not_surveys_are_refused(tmp_path):
 
 
 def test_no_progress_bar_in_pipes_but_one_on_request(tmp_path):
-    quiet = runner.invoke(cli, ["survey", "self-working", "--seeds", "1-40", "--out", str(tmp_path / "a.sqlite")])
+    quiet = run_cli("survey", "self-working", "--seeds", "1-40", "--out", str(tmp_path / "a.sqlite"))
     assert quiet.exit_code == 0 and quiet.stderr == ""
     assert "40 of 40 deals stored" in quiet.stdout
-    shown = runner.invoke(
-        cli, ["survey", "self-working", "--seeds", "1-40", "--out", str(tmp_path / "b.sqlite"), "--progress"]
-    )
+    shown = run_cli("survey", "self-working", "--seeds", "1-40", "--out", str(tmp_path / "b.sqlite"), "--progress")
     assert shown.exit_code == 0 and "40/40" in shown.stderr and "won 0" in shown.stderr
 
 
@@ -279,7 +266,7 @@ def test_wilson_interval_matches_its_definition(won, n):
 def test_report_of_a_real_survey_and_its_exports(reference, tmp_path):
     path, rows = reference
     csv_file, json_file = tmp_path / "deals.csv", tmp_path / "deals.json"
-    result = runner.invoke(cli, ["report", str(path), "--csv", str(csv_file), "--json", str(json_file)])
+    result = run_cli("report", str(path), "--csv", str(csv_file), "--json", str(json_file))
     assert result.exit_code == 0, result.output
     counts = Counter(row[5] for row in rows)
     assert f"won: {counts['won']}  win rate" in result.stdout
@@ -300,7 +287,7 @@ def test_report_of_a_real_survey_and_its_exports(reference, tmp_path):
         (row[0], row[5], row[6]) for row in rows
     ]
     assert document["survey"]["score_field"] == "min_piles"
-    to_stdout = runner.invoke(cli, ["report", str(path), "--csv", "-"])
+    to_stdout = run_cli("report", str(path), "--csv", "-")
     assert (
         to_stdout.stdout.splitlines()[0].startswith("seed,game,variant") and len(to_stdout.stdout.splitlines()) == 151
     )
@@ -309,7 +296,7 @@ def test_report_of_a_real_survey_and_its_exports(reference, tmp_path):
 def test_plot_draws_a_png(reference, tmp_path):
     pytest.importorskip("matplotlib")
     picture = tmp_path / "scores.png"
-    result = runner.invoke(cli, ["report", str(reference[0]), "--plot", str(picture)])
+    result = run_cli("report", str(reference[0]), "--plot", str(picture))
     assert result.exit_code == 0, result.output
     assert picture.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and picture.stat().st_size > 5000
 
@@ -350,7 +337,7 @@ def test_fewest_redeals_surveys_store_the_redeals_and_are_kept_apart(tmp_path):
     assert any(row.redeals is not None for row in stored)
     with pytest.raises(SurveyError, match="fewest_redeals"):
         run_survey(SurveySpec("amazons-pysol", None, (), 3000, None, 2 * 1024**3), parse_seeds("1-3"), out)
-    header = runner.invoke(cli, ["report", str(out), "--csv", "-"]).stdout.splitlines()[0]
+    header = run_cli("report", str(out), "--csv", "-").stdout.splitlines()[0]
     assert header.endswith(",solver_version,redeals")
 
 
@@ -361,14 +348,14 @@ def test_files_from_before_the_redeals_column_resume_and_report(tmp_path):
         db.execute("ALTER TABLE deals DROP COLUMN redeals")
     assert run_survey(SPEC, parse_seeds("1-8"), out).solved == 3
     assert table(out)[:5] == [row for row in table(out) if row[0] <= 5] and len(table(out)) == 8
-    header = runner.invoke(cli, ["report", str(out), "--csv", "-"]).stdout.splitlines()[0]
+    header = run_cli("report", str(out), "--csv", "-").stdout.splitlines()[0]
     assert header.endswith(",solver_version")
 
 
-def test_the_service_runs_without_typer():
+def test_the_service_runs_without_the_command_line():
     code = (
         "import sys\n"
         "import solver.service.report, solver.service.survey, solver.service.verification\n"
-        "assert 'typer' not in sys.modules, 'the service imported typer'\n"
+        "assert not [m for m in sys.modules if m.startswith('solver.cli')], 'the service imported solver.cli'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

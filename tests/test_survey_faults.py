@@ -31,20 +31,16 @@ from helpers import (
     SURVEY_VARIANT,
     error_line,
     patience_command,
+    run_cli,
     snapshot,
     survey_args,
-    survey_cli,
     survey_deal_file,
     survey_table,
 )
-from typer.testing import CliRunner
 
 from solver.service import store as store_module
 from solver.service.seeds import parse_seeds
 from solver.service.survey import SurveySpec, run_survey
-
-cli = survey_cli()
-runner = CliRunner()
 
 SEEDS, TOTAL = "1-80", 80
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
@@ -80,7 +76,7 @@ def assert_kept_then_completed(out: Path, kept: int, rows: list[tuple], source: 
     """The rows a fault left are the reference's, and a rerun completes the same survey."""
     stored = survey_table(out)
     assert len(stored) == kept and stored == [row for row in rows if row[0] in {r[0] for r in stored}]
-    rerun = runner.invoke(cli, survey_args(out, source))
+    rerun = run_cli(*survey_args(out, source))
     assert rerun.exit_code == 0, rerun.output
     assert f"{kept} already there" in rerun.stdout
     assert survey_table(out) == rows
@@ -109,7 +105,7 @@ def test_report_never_writes_over_its_survey(reference, tmp_path):
         (["--json", "."], "directory"),
     ]:
         paths = [str(tmp_path / a) if a not in ("-",) and not a.startswith("--") else a for a in args]
-        result = runner.invoke(cli, ["report", str(survey), *paths])
+        result = run_cli("report", str(survey), *paths)
         assert word in error_line(result), args
         assert snapshot(tmp_path) == before, args
 
@@ -122,20 +118,20 @@ def test_a_failed_export_leaves_the_file_it_would_replace(reference, tmp_path, m
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
     monkeypatch.setattr("solver.service.output.os.replace", full)
-    result = runner.invoke(cli, ["report", str(reference[0]), "--csv", str(target)])
+    result = run_cli("report", str(reference[0]), "--csv", str(target))
     assert "cannot write" in error_line(result) and "No space left" in result.stderr
     assert snapshot(tmp_path) == {"deals.csv": b"the old export\n"}  # and no temporary file left
     monkeypatch.undo()
-    assert runner.invoke(cli, ["report", str(reference[0]), "--csv", str(target)]).exit_code == 0
+    assert run_cli("report", str(reference[0]), "--csv", str(target)).exit_code == 0
     assert len(target.read_text().splitlines()) == TOTAL + 1 and [p.name for p in tmp_path.iterdir()] == ["deals.csv"]
 
 
 def test_exports_go_through_links_and_into_devices_as_they_are(reference, tmp_path):
     (tmp_path / "link.csv").symlink_to(tmp_path / "real.csv")
-    assert runner.invoke(cli, ["report", str(reference[0]), "--csv", str(tmp_path / "link.csv")]).exit_code == 0
+    assert run_cli("report", str(reference[0]), "--csv", str(tmp_path / "link.csv")).exit_code == 0
     assert (tmp_path / "link.csv").is_symlink() and len((tmp_path / "real.csv").read_text().splitlines()) == TOTAL + 1
     if Path("/dev/full").exists():  # a device is written, never replaced by a file
-        message = error_line(runner.invoke(cli, ["report", str(reference[0]), "--json", "/dev/full"]))
+        message = error_line(run_cli("report", str(reference[0]), "--json", "/dev/full"))
         assert "No space left" in message and Path("/dev/full").is_char_device()
 
 
@@ -146,8 +142,8 @@ def test_names_the_system_cannot_look_up_get_one_line(reference):
         ["report", str(reference[0]), "--csv", long],
         survey_args(long, "1-3"),
         ["report", str(reference[0]), "--json", "nul\0byte.json"],
-    ):  # (typer refuses a NUL in a path itself)
-        assert "file name" in error_line(runner.invoke(cli, args))
+    ):
+        assert "file name" in error_line(run_cli(*args))
 
 
 # ----------------------------------------------------------------------------- files
@@ -181,7 +177,7 @@ def test_refused_files_are_left_byte_for_byte(reference, tmp_path):
         args = survey_args(
             path, "1-3", *(["--max-nodes", "3000"] if "sqlite" in path.suffix and "notes" not in path.name else [])
         )
-        message = error_line(runner.invoke(cli, args))
+        message = error_line(run_cli(*args))
         assert "not a survey file" in message or "other settings" in message, message
         assert "--out" in message
         assert snapshot(tmp_path) == before, path
@@ -194,7 +190,7 @@ def test_report_reads_without_writing_and_refuses_in_its_own_words(reference, tm
     (tmp_path / "folder").mkdir()
     _foreign_files(tmp_path, reference[0])
     before = snapshot(tmp_path)
-    assert runner.invoke(cli, ["report", str(survey)]).exit_code == 0
+    assert run_cli("report", str(survey)).exit_code == 0
     for name, word in [
         ("empty.sqlite", "empty"),
         ("missing.sqlite", "no such survey file"),
@@ -203,7 +199,7 @@ def test_report_reads_without_writing_and_refuses_in_its_own_words(reference, tm
         ("rollback.db", "not a survey file"),
         ("wal.db", "not a survey file"),
     ]:
-        message = error_line(runner.invoke(cli, ["report", str(tmp_path / name)]))
+        message = error_line(run_cli("report", str(tmp_path / name)))
         assert word in message and "--out" not in message, message
     assert snapshot(tmp_path) == before
 
@@ -224,7 +220,7 @@ def test_a_run_stopped_while_it_creates_the_survey_file_leaves_none(reference, t
         run_survey(SPEC, parse_seeds(SEEDS), out)
     assert list(tmp_path.iterdir()) == []
     monkeypatch.setattr(store_module.Store, "_set_up", set_up)
-    result = runner.invoke(cli, survey_args(out, SEEDS))
+    result = run_cli(*survey_args(out, SEEDS))
     assert result.exit_code == 0, result.output
     assert survey_table(out) == reference[1]
     assert [path.name for path in tmp_path.iterdir() if not path.name.startswith("new.sqlite-")] == ["new.sqlite"]
@@ -257,23 +253,21 @@ def test_every_argument_is_checked_before_a_file_is_made(tmp_path, change, word)
             args[args.index(flag) + 1] = value
         else:
             args += [flag, value]
-    assert word in error_line(runner.invoke(cli, args))
+    assert word in error_line(run_cli(*args))
     assert list(tmp_path.iterdir()) == []
 
 
 def test_the_corrected_command_then_runs_on_the_same_path(tmp_path):
     out = tmp_path / "new.sqlite"
-    error_line(runner.invoke(cli, survey_args(out, "1-3", "--max-seconds", "nan")))
-    result = runner.invoke(cli, survey_args(out, "1-3"))
+    error_line(run_cli(*survey_args(out, "1-3", "--max-seconds", "nan")))
+    result = run_cli(*survey_args(out, "1-3"))
     assert result.exit_code == 0 and "3 of 3 deals stored" in result.stdout
 
 
 def test_an_unreachable_scheduler_is_refused_before_a_file_is_made(tmp_path, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr("solver.service.survey.DASK_CONNECT_TIMEOUT", "1s")
-    message = error_line(
-        runner.invoke(cli, survey_args(tmp_path / "x.sqlite", "1-3", "--scheduler", "tcp://127.0.0.1:9"))
-    )
+    message = error_line(run_cli(*survey_args(tmp_path / "x.sqlite", "1-3", "--scheduler", "tcp://127.0.0.1:9")))
     assert "Dask scheduler" in message and list(tmp_path.iterdir()) == []
 
 
@@ -281,12 +275,12 @@ def test_an_unreachable_scheduler_is_refused_before_a_file_is_made(tmp_path, mon
 
 
 def test_slowest_is_a_count_of_any_size(reference):
-    assert "--slowest" in error_line(runner.invoke(cli, ["report", str(reference[0]), "--slowest", "-1"]))
-    every = runner.invoke(cli, ["report", str(reference[0]), "--slowest", "9" * 30])
+    assert "--slowest" in error_line(run_cli("report", str(reference[0]), "--slowest", "-1"))
+    every = run_cli("report", str(reference[0]), "--slowest", "9" * 30)
     assert every.exit_code == 0
     listed = every.stdout.split("slowest deals:")[1].strip().splitlines()[1:]
     assert len(listed) == TOTAL
-    none = runner.invoke(cli, ["report", str(reference[0]), "--slowest", "0"])
+    none = run_cli("report", str(reference[0]), "--slowest", "0")
     assert none.exit_code == 0 and "slowest deals" not in none.stdout
 
 
@@ -296,7 +290,7 @@ def test_limits_stored_as_nan_by_older_versions_still_give_strict_json(reference
     db = sqlite3.connect(older, isolation_level=None)
     db.execute("UPDATE survey SET value = 'NaN' WHERE key = 'max_seconds'")
     db.close()
-    result = runner.invoke(cli, ["report", str(older), "--json", "-"])
+    result = run_cli("report", str(older), "--json", "-")
 
     def refuse(constant: str) -> None:
         raise AssertionError(f"{constant} is not JSON")
@@ -331,7 +325,7 @@ def test_a_damaged_survey_is_refused_in_one_line_before_anything_is_solved(refer
 
     monkeypatch.setattr("solver.service.survey.solve_seeds", solve_nothing)
     for args in (survey_args(survey, SEEDS), ["report", str(survey)], ["report", str(survey), "--csv", "-"]):
-        message = error_line(runner.invoke(cli, args))
+        message = error_line(run_cli(*args))
         assert "damaged" in message and ".recover" in message, message
     assert snapshot(tmp_path) == before
 
@@ -351,7 +345,7 @@ def test_a_full_disk_says_what_is_stored_and_a_rerun_carries_on(reference, tmp_p
 
     monkeypatch.setattr(store_module, "_connect", small_disk)
     out = tmp_path / "full.sqlite"
-    message = error_line(runner.invoke(cli, survey_args(out, SEEDS)))
+    message = error_line(run_cli(*survey_args(out, SEEDS)))
     assert "the disk is full after" in message and "free some space, then rerun the same command" in message
     kept = stored_count(message)
     assert 0 < kept < TOTAL
@@ -374,7 +368,7 @@ def test_an_enospc_from_the_system_says_the_same(reference, tmp_path, monkeypatc
 
     monkeypatch.setattr(store_module._Transaction, "__enter__", failing)
     out = tmp_path / "full.sqlite"
-    message = error_line(runner.invoke(cli, survey_args(out, source)))
+    message = error_line(run_cli(*survey_args(out, source)))
     assert "the disk is full after" in message and "rerun the same command" in message
     kept = stored_count(message)
     assert 0 < kept < TOTAL
@@ -427,13 +421,13 @@ def test_a_survey_on_read_only_storage_is_reported_and_not_written(reference, tm
         remount(disk, "ro")
         try:
             before = snapshot(disk)
-            report = runner.invoke(cli, ["report", str(survey), "--csv", str(tmp_path / "deals.csv")])
+            report = run_cli("report", str(survey), "--csv", str(tmp_path / "deals.csv"))
             assert report.exit_code == 0, report.output
             assert (
                 f"deals: {TOTAL}" in report.stdout
                 and len((tmp_path / "deals.csv").read_text().splitlines()) == TOTAL + 1
             )
-            message = error_line(runner.invoke(cli, survey_args(survey, "1-100")))
+            message = error_line(run_cli(*survey_args(survey, "1-100")))
             assert "read-only" in message or "cannot open" in message, message
             assert snapshot(disk) == before
         finally:

@@ -18,13 +18,12 @@ from helpers import (
     SURVEY_NODES,
     SURVEY_VARIANT,
     error_line,
+    run_cli,
     snapshot,
     survey_args,
-    survey_cli,
     survey_deal_file,
     survey_table,
 )
-from typer.testing import CliRunner
 
 import solver
 from solver.errors import UserError
@@ -32,9 +31,6 @@ from solver.service.deal_file import read_deal_file
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
 from solver.service.survey import SurveySpec, Tally, run_survey
-
-cli = survey_cli()
-runner = CliRunner()
 
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
 COUNT = 40
@@ -60,7 +56,7 @@ def surveyed(tmp_path_factory) -> tuple[Path, Path]:
     """A file of the deals of seeds 1 to COUNT (line i: seed i's) and its survey, run by the command."""
     folder = tmp_path_factory.mktemp("surveyed")
     deals, out = survey_deal_file(folder / "deals.txt", range(1, COUNT + 1)), folder / "s.sqlite"
-    result = runner.invoke(cli, survey_args(out, deals))
+    result = run_cli(*survey_args(out, deals))
     assert result.exit_code == 0 and f"{COUNT} of {COUNT} deals stored" in result.stdout, result.output
     return deals, out
 
@@ -101,7 +97,7 @@ def test_comments_and_blank_lines_keep_their_numbers(seeded, tmp_path):
     path = tmp_path / "deals.txt"
     path.write_bytes(("\ufeff" + "\r\n".join(written)).encode())
     out = tmp_path / "s.sqlite"
-    assert runner.invoke(cli, survey_args(out, path)).exit_code == 0
+    assert run_cli(*survey_args(out, path)).exit_code == 0
     by_seed = {row[0]: row[1:] for row in seeded}
     assert survey_table(out) == [(3, *by_seed[3]), (5, *by_seed[1]), (7, *by_seed[2])]
 
@@ -136,7 +132,7 @@ def test_a_rerun_after_an_interrupted_run_carries_on(seeded, deals, tmp_path):
     assert first.interrupted and 4 <= first.solved < COUNT
     kept = survey_table(out)
     assert len(kept) == first.solved and kept == seeded[: len(kept)]
-    second = runner.invoke(cli, survey_args(out, deals))
+    second = run_cli(*survey_args(out, deals))
     assert second.exit_code == 0 and f"({len(kept)} already there" in second.stdout, second.output
     assert survey_table(out) == seeded
     third = file_survey(deals, out)
@@ -166,7 +162,7 @@ def test_a_changed_file_is_refused_naming_its_first_differing_line(copied, tmp_p
         raise AssertionError("a deal was solved from a changed file")
 
     monkeypatch.setattr("solver.service.survey.solve_lines", solve_nothing)
-    message = error_line(runner.invoke(cli, survey_args(out, deals)))
+    message = error_line(run_cli(*survey_args(out, deals)))
     assert f"deals.txt line {line} {what}" in message and "give another --out" in message, message
     assert snapshot(tmp_path) == before
 
@@ -177,18 +173,18 @@ def test_the_same_deals_written_otherwise_are_the_same_survey(copied, tmp_path):
     respelt.write_bytes(
         "".join(f"{line.lower()}   # seed {n}\r\n" for n, line in enumerate(deals.read_text().splitlines(), 1)).encode()
     )
-    rerun = runner.invoke(cli, survey_args(out, respelt))
+    rerun = run_cli(*survey_args(out, respelt))
     assert rerun.exit_code == 0 and f"({COUNT} already there" in rerun.stdout, rerun.output
 
 
 def test_seeds_and_a_file_of_deals_are_never_mixed(copied, tmp_path):
     deals, by_file = copied
     by_seeds = tmp_path / "seeds.sqlite"
-    assert runner.invoke(cli, survey_args(by_seeds, "1-3")).exit_code == 0
+    assert run_cli(*survey_args(by_seeds, "1-3")).exit_code == 0
     before = snapshot(tmp_path)
-    message = error_line(runner.invoke(cli, survey_args(by_file, "1-3")))
+    message = error_line(run_cli(*survey_args(by_file, "1-3")))
     assert "survey of the deals of a file and this run surveys seeds" in message and "--out" in message
-    message = error_line(runner.invoke(cli, survey_args(by_seeds, deals)))
+    message = error_line(run_cli(*survey_args(by_seeds, deals)))
     assert "survey of seeds and this run surveys the deals of a file" in message and "--out" in message
     assert snapshot(tmp_path) == before
 
@@ -215,7 +211,7 @@ def test_a_bad_line_is_refused_before_a_survey_file_is_made(tmp_path, text, word
     path.write_text(text.format(*good))
     before = snapshot(tmp_path)
     out = tmp_path / "new.sqlite"
-    message = error_line(runner.invoke(cli, survey_args(out, path)))
+    message = error_line(run_cli(*survey_args(out, path)))
     assert "deal file" in message and all(word in message for word in words), message
     assert snapshot(tmp_path) == before and not out.exists()
 
@@ -226,7 +222,7 @@ def test_the_rules_own_checks_of_a_deal_refuse_it_up_front(tmp_path):
     cards = setup.deal(seed=1)
     path = tmp_path / "deals.txt"
     path.write_text(" ".join(map(str, cards)) + "\n" + " ".join(map(str, reversed(cards))) + "\n")
-    result = runner.invoke(cli, ["survey", "royal-marriage", "--file", str(path), "--out", str(tmp_path / "s.sqlite")])
+    result = run_cli("survey", "royal-marriage", "--file", str(path), "--out", str(tmp_path / "s.sqlite"))
     assert "deal file" in error_line(result) and "line 2" in result.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["deals.txt"]
 
@@ -234,7 +230,7 @@ def test_the_rules_own_checks_of_a_deal_refuse_it_up_front(tmp_path):
 @pytest.mark.parametrize("given", [[], ["--seeds", "1-3", "--file", "deals.txt"]])
 def test_exactly_one_of_seeds_and_file(tmp_path, given):
     args = ["survey", SURVEY_GAME, *given, "--out", str(tmp_path / "s.sqlite")]
-    assert "exactly one of --seeds or --file" in error_line(runner.invoke(cli, args))
+    assert "exactly one of --seeds or --file" in error_line(run_cli(*args))
     assert list(tmp_path.iterdir()) == []
 
 
@@ -243,13 +239,13 @@ def test_exactly_one_of_seeds_and_file(tmp_path, given):
 
 def test_a_report_of_a_file_survey_names_deals_by_line(seeded, surveyed):
     out = surveyed[1]
-    text = runner.invoke(cli, ["report", str(out), "--slowest", "3"])
+    text = run_cli("report", str(out), "--slowest", "3")
     assert text.exit_code == 0 and f"deals: {COUNT} (lines 1 to {COUNT})" in text.stdout
     assert text.stdout.split("slowest deals:")[1].split()[0] == "line"
-    exported = list(csv.DictReader(io.StringIO(runner.invoke(cli, ["report", str(out), "--csv", "-"]).stdout)))
+    exported = list(csv.DictReader(io.StringIO(run_cli("report", str(out), "--csv", "-").stdout)))
     assert list(exported[0])[0] == "line" and "seed" not in exported[0]
     assert [(int(r["line"]), r["deal"], r["result"]) for r in exported] == [(row[0], row[4], row[5]) for row in seeded]
-    document = json.loads(runner.invoke(cli, ["report", str(out), "--json", "-"]).stdout)
+    document = json.loads(run_cli("report", str(out), "--json", "-").stdout)
     assert document["survey"]["key"] == "line" and document["lines"] == {"min": 1, "max": COUNT}
     assert "seeds" not in document and all("line" in r and "seed" not in r for r in document["rows"])
     assert all("line" in r for r in document["slowest"])
@@ -261,12 +257,12 @@ def test_a_survey_of_seeds_written_before_files_resumes_and_reports_as_before(se
     run_survey(SPEC, parse_seeds("1-5"), out)
     with sqlite3.connect(out) as db:
         db.execute("ALTER TABLE deals DROP COLUMN line")
-    header = runner.invoke(cli, ["report", str(out), "--csv", "-"]).stdout.splitlines()[0]
+    header = run_cli("report", str(out), "--csv", "-").stdout.splitlines()[0]
     assert header.split(",")[0] == "seed" and "line" not in header.split(",")
-    resumed = runner.invoke(cli, survey_args(out, "1-10"))
+    resumed = run_cli(*survey_args(out, "1-10"))
     assert resumed.exit_code == 0 and "(5 already there" in resumed.stdout
     assert survey_table(out) == seeded[:10]
-    document = json.loads(runner.invoke(cli, ["report", str(out), "--json", "-"]).stdout)
+    document = json.loads(run_cli("report", str(out), "--json", "-").stdout)
     assert document["survey"]["key"] == "seed" and document["seeds"] == {"min": 1, "max": 10}
 
 

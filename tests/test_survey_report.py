@@ -12,18 +12,15 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, error_line, survey_cli, wilson_by_bisection
+from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, error_line, run_cli, wilson_by_bisection
 from hypothesis import given
 from hypothesis import strategies as st
-from typer.testing import CliRunner
 
 from solver.service.report import summarize
 from solver.service.stats import nearest_rank, rate_range, wilson
 from solver.service.store import Row, Store
 from solver.service.survey import SurveySpec, Tally
 
-cli = survey_cli()
-runner = CliRunner()
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)
 
 
@@ -132,7 +129,7 @@ def test_with_every_deal_decided_the_range_is_the_wilson_interval(decided):
 
 
 def test_the_text_says_why_the_rate_is_a_range(mixed, decided):
-    text = runner.invoke(cli, ["report", str(mixed[0])]).stdout
+    text = run_cli("report", str(mixed[0])).stdout
     low, high = wilson_by_bisection(37, 100)[0], wilson_by_bisection(50, 100)[1]
     assert f"won: 37  win rate {100 * low:.2f}% to {100 * high:.2f}% (95% range: 13 deals unknown)" in text
     assert "Wilson lower bound of 37/100" in text and "Wilson upper bound of 50/100" in text
@@ -142,14 +139,14 @@ def test_the_text_says_why_the_rate_is_a_range(mixed, decided):
     none = [row for row in mixed[1] if row.score is None]
     expected = sum(row.result == "unknown" for row in none)
     assert line.split()[3:5] == [str(len(none) - expected), str(expected)]  # proven, best found
-    plain = runner.invoke(cli, ["report", str(decided[0])]).stdout
+    plain = run_cli("report", str(decided[0])).stdout
     low, high = wilson_by_bisection(26, 300)
     assert f"won: 26  win rate 8.67% (95% Wilson interval {100 * low:.2f}% to {100 * high:.2f}%)" in plain
     assert "range" not in plain and "proven minimum):" in plain
 
 
 def test_json_carries_the_range(mixed):
-    document = json.loads(runner.invoke(cli, ["report", str(mixed[0]), "--json", "-"]).stdout)
+    document = json.loads(run_cli("report", str(mixed[0]), "--json", "-").stdout)
     assert (document["win_rate_low"], document["win_rate_high"]) == rate_range(37, 13, 100)
     assert len(document["rows"]) == 100 and document["histogram"][0]["won"] == 37
 
@@ -168,13 +165,13 @@ def _png_size(data: bytes) -> tuple[int, int]:
 @pytest.mark.parametrize("kind", ["png", "pdf", "svg"])
 def test_each_figure_is_written_in_the_format_its_name_asks_for(mixed, decided, tmp_path, kind):
     scores, cpu, rates = (tmp_path / f"{name}.{kind.upper() if kind == 'pdf' else kind}" for name in "abc")
-    assert runner.invoke(cli, ["report", str(mixed[0]), "--plot", str(scores), "--plot-cpu", str(cpu)]).exit_code == 0
-    assert runner.invoke(cli, ["report", str(mixed[0]), str(decided[0]), "--plot", str(rates)]).exit_code == 0
+    assert run_cli("report", str(mixed[0]), "--plot", str(scores), "--plot-cpu", str(cpu)).exit_code == 0
+    assert run_cli("report", str(mixed[0]), str(decided[0]), "--plot", str(rates)).exit_code == 0
     for figure in (scores, cpu, rates):
         data = figure.read_bytes()
         assert data.startswith(MAGIC[kind]) and len(data) > 5000, figure
     again = tmp_path / f"again.{kind}"
-    assert runner.invoke(cli, ["report", str(mixed[0]), "--plot", str(again)]).exit_code == 0
+    assert run_cli("report", str(mixed[0]), "--plot", str(again)).exit_code == 0
     assert again.read_bytes() == scores.read_bytes()  # no date, no random ids: the same survey, the same bytes
     if kind == "svg":
         assert b"<svg" in scores.read_bytes()[:1000]
@@ -185,7 +182,7 @@ def test_each_figure_is_written_in_the_format_its_name_asks_for(mixed, decided, 
 def test_dpi_sets_a_pngs_size(mixed, tmp_path):
     small, large = tmp_path / "small.png", tmp_path / "large.png"
     for target, dpi in ((small, "50"), (large, "100")):
-        assert runner.invoke(cli, ["report", str(mixed[0]), "--plot", str(target), "--dpi", dpi]).exit_code == 0
+        assert run_cli("report", str(mixed[0]), "--plot", str(target), "--dpi", dpi).exit_code == 0
     assert _png_size(small.read_bytes()) == (400, 225) and _png_size(large.read_bytes()) == (800, 450)
 
 
@@ -201,15 +198,12 @@ def test_dpi_sets_a_pngs_size(mixed, tmp_path):
 def test_refused_figures_are_refused_before_anything_is_written(mixed, tmp_path, args, words):
     before = sorted(tmp_path.iterdir())
     line = error_line(
-        runner.invoke(
-            cli,
-            [
-                "report",
-                str(mixed[0]),
-                "--csv",
-                str(tmp_path / "deals.csv"),
-                *[str(tmp_path / a) if "." in a or a == "cpu" else a for a in args],
-            ],
+        run_cli(
+            "report",
+            str(mixed[0]),
+            "--csv",
+            str(tmp_path / "deals.csv"),
+            *[str(tmp_path / a) if "." in a or a == "cpu" else a for a in args],
         )
     )
     assert all(word in line for word in words), line
@@ -218,7 +212,7 @@ def test_refused_figures_are_refused_before_anything_is_written(mixed, tmp_path,
 
 def test_without_matplotlib_a_figure_is_refused_in_one_line(mixed, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
-    line = error_line(runner.invoke(cli, ["report", str(mixed[0]), "--plot", str(tmp_path / "a.png")]))
+    line = error_line(run_cli("report", str(mixed[0]), "--plot", str(tmp_path / "a.png")))
     assert "matplotlib" in line and "[plot]" in line and list(tmp_path.iterdir()) == [mixed[0]]
 
 
@@ -226,7 +220,7 @@ def test_without_matplotlib_a_figure_is_refused_in_one_line(mixed, tmp_path, mon
 
 
 def test_surveys_compared_side_by_side(mixed, decided):
-    result = runner.invoke(cli, ["report", str(mixed[0]), str(decided[0])])
+    result = run_cli("report", str(mixed[0]), str(decided[0]))
     assert result.exit_code == 0, result.output
     header, first, second = result.stdout.splitlines()
     assert header.split()[:7] == ["game", "variant", "options", "deals", "won", "lost", "unknown"]
@@ -240,14 +234,14 @@ def test_surveys_compared_side_by_side(mixed, decided):
 def test_options_beyond_the_variants_preset_are_named(tmp_path):
     path = tmp_path / "nearest.sqlite"
     synthetic(path, {"won": 3}, SurveySpec("parlett", None, ("nearest=yes",), 2000, None, 2 * 1024**3))
-    lines = runner.invoke(cli, ["report", str(path), str(path)]).stdout.splitlines()
+    lines = run_cli("report", str(path), str(path)).stdout.splitlines()
     assert lines[1].split()[:3] == ["accordion", "parlett", "nearest=yes"]
 
 
 def test_summary_csv_and_json_have_one_entry_per_survey(mixed, decided, tmp_path):
     table, document = tmp_path / "table.csv", tmp_path / "all.json"
     args = ["report", str(mixed[0]), str(decided[0]), "--summary-csv", str(table), "--json", str(document)]
-    assert runner.invoke(cli, args).exit_code == 0
+    assert run_cli(*args).exit_code == 0
     rows = list(csv.DictReader(io.StringIO(table.read_text())))
     assert [(r["game"], r["deals"], r["unknown"]) for r in rows] == [
         ("accordion", "100", "13"),
@@ -261,12 +255,12 @@ def test_summary_csv_and_json_have_one_entry_per_survey(mixed, decided, tmp_path
     summaries = json.loads(document.read_text())
     assert isinstance(summaries, list) and [s["deals"] for s in summaries] == [100, 300]
     assert summaries[0]["win_rate_high"] == pytest.approx(rate_range(37, 13, 100)[1]) and "rows" not in summaries[0]
-    one = list(csv.DictReader(io.StringIO(runner.invoke(cli, ["report", str(mixed[0]), "--summary-csv", "-"]).stdout)))
+    one = list(csv.DictReader(io.StringIO(run_cli("report", str(mixed[0]), "--summary-csv", "-").stdout)))
     assert len(one) == 1 and one[0]["file"] == str(mixed[0])
 
 
 def test_per_deal_csv_is_for_one_survey(mixed, decided):
-    line = error_line(runner.invoke(cli, ["report", str(mixed[0]), str(decided[0]), "--csv", "-"]))
+    line = error_line(run_cli("report", str(mixed[0]), str(decided[0]), "--csv", "-"))
     assert "--csv" in line and "--summary-csv" in line
 
 
@@ -287,7 +281,7 @@ def synthetic_row(result: str) -> Row:
 def test_the_progress_bar_shows_won_lost_and_unknown(tmp_path):
     out = tmp_path / "p.sqlite"
     args = ["survey", "parlett", "--seeds", "20-29", "--max-nodes", "5000", "--out", str(out), "--progress"]
-    shown = runner.invoke(cli, args)
+    shown = run_cli(*args)
     assert shown.exit_code == 0
     summary = summarize(out)
     assert f"won {summary['won']} lost {summary['lost']} unknown {summary['unknown']}" in shown.stderr

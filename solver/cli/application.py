@@ -1,132 +1,153 @@
-"""The ``patience`` command: its commands, its global flags (``--version``, ``--debug``) and the one
-place where whatever a command ends with becomes an exit code and, for trouble, one stderr line."""
+"""The ``patience`` command: its parser (argparse), its global flags (``--version``, ``--debug``) and
+the one place where whatever a command ends with becomes an exit code and, for trouble, one stderr
+line. Built on the standard library's argparse, which imports in about 2 ms, where typer's import
+alone took most of the 0.1 s start-up budget (benchmarks/startup.py)."""
 
-import functools
-from collections.abc import Callable, MutableMapping, Sequence
-from typing import Any, TypeVar
+from __future__ import annotations
 
-import typer
-from typer.core import TyperGroup
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
 
+from solver.cli import hint, solve, survey
 from solver.cli.errors import ExitCode, UsageError, report
-from solver.cli.hint import hint_command
-from solver.cli.solve import deal, describe, games, solve_command, verify_command
-from solver.cli.survey import report_command, survey_command
+from solver.cli.options import Command
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-class PatienceGroup(TyperGroup):
-    """The command group, run so that every ending is one of the documented exit codes: what the
-    argument parser rejects is reported like any other bad input, in one line (no box, no usage
-    block), and anything that is not the user's error is an internal error."""
-
-    def main(  # type: ignore[override]
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        **extra: Any,
-    ) -> int:
-        """Run the command line ``args``; exit with its code (or return it, if not standalone).
-        The program is always called ``patience`` in messages, whatever ``prog_name`` says."""
-        code = self.run(list(args) if args is not None else [], "patience", complete_var, extra)
-        if standalone_mode:
-            raise SystemExit(code)
-        return code
-
-    def run(self, args: list[str], prog_name: str, complete_var: str | None, extra: MutableMapping[str, Any]) -> int:
-        """The exit code of running ``args``, having said what went wrong, if anything."""
-        self._main_shell_completion(extra, prog_name, complete_var)  # exits if the shell asks
-        context = None
-        try:
-            context = self.make_context(prog_name, args, **extra)
-            with context:
-                self.invoke(context)
-            return ExitCode.OK
-        except typer.Exit as end:
-            return end.exit_code
-        except typer.Abort:
-            return report(KeyboardInterrupt())
-        except typer.TyperException as error:  # what the argument parser rejects
-            return report(UsageError(_usage_message(error)))
-        except Exception as error:  # noqa: BLE001 - anything else is a bug, reported as one
-            return report(error, debug=bool(context is not None and context.params.get("debug")))
-        except KeyboardInterrupt as error:
-            return report(error)
+#: Every command, in the order ``patience --help`` lists them.
+COMMANDS: tuple[Command, ...] = (*solve.COMMANDS, hint.COMMAND, *survey.COMMANDS)
+#: Where the parsed arguments keep the command chosen (no command function has a parameter so named).
+CHOSEN = "command"
+DESCRIPTION = "Exhaustive solver and solvability checker for patience (solitaire) games."
 
 
-def _usage_message(error: typer.TyperException) -> str:
-    """The parser's complaint as one of our lines, pointing to the command's ``--help``."""
-    context = getattr(error, "ctx", None)
-    where = context.command_path if context is not None else "patience"
-    message = error.format_message().strip().rstrip(".")
-    return f"{message[:1].lower()}{message[1:]} (see '{where} --help')"
+class Finished(Exception):
+    """The parser is done before any command ran (it printed the help or the version)."""
+
+    def __init__(self, code: int) -> None:
+        super().__init__(code)
+        self.code = code
 
 
-def friendly(command: F) -> F:
-    """The command, ending as :class:`PatienceGroup` ends commands even when run by another typer
-    app (say, a test's): bad input as one line and exit code 2, Ctrl-C 130, a bug 70."""
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, with a description's paragraphs (a docstring's) each filled on their own."""
 
-    @functools.wraps(command)
-    def run(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return command(*args, **kwargs)
-        except (Exception, KeyboardInterrupt) as error:
-            if isinstance(error, typer.Exit):
-                raise
-            raise typer.Exit(report(error)) from None
+    def __init__(self, prog: str) -> None:
+        # argparse makes a formatter for every argument declared (to check its value's name), and
+        # each asked shutil for the terminal's width: importing shutil (and the compression
+        # modules it loads) took about 4 ms of every start. The width as shutil finds it, less 2.
+        super().__init__(prog, width=terminal_columns() - 2)
 
-    return run  # type: ignore[return-value]
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        paragraphs = [" ".join(part.split()) for part in text.split("\n\n") if part.strip()]
+        fill = super()._fill_text  # (super() without arguments fails inside a generator)
+        return "\n\n".join(fill(part, width, indent) for part in paragraphs)
 
 
-def _show_version(value: bool) -> None:
-    if value:
+def terminal_columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it: COLUMNS, else standard
+    output's terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", "0"))
+    except ValueError:
+        columns = 0
+    if columns > 0:
+        return columns
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, ending as every command ends: what it refuses is a :class:`UsageError`
+    (one line, exit code 2, pointing to this command's ``--help``, no usage block), and printing the
+    help or the version finishes the run, not the process. Options must be spelt out in full, and
+    one not given is left out, so that the command's function supplies its own default."""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(
+            allow_abbrev=False, argument_default=argparse.SUPPRESS, formatter_class=HelpFormatter, **settings
+        )
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
+        raise Finished(status)  # argparse passes a message only from error, which is ours
+
+
+class Version(argparse.Action):
+    """``--version``: print the version and finish (read from the installation only when asked)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
         from importlib.metadata import version
 
-        typer.echo(f"patience {version('patience-solver')}")
-        raise typer.Exit()
+        print(f"patience {version('patience-solver')}")
+        parser.exit()
 
 
-app = typer.Typer(
-    cls=PatienceGroup,
-    help="Exhaustive solver and solvability checker for patience (solitaire) games.",
-    context_settings={"help_option_names": ["-h", "--help"]},
-    rich_markup_mode=None,
-    pretty_exceptions_enable=False,
-)
+def named(args: Sequence[str]) -> Command | None:
+    """The command ``args`` run, when nothing but ``--debug`` comes before its name; None when
+    something else does (``--help``, ``--version``, an unknown word), or nothing."""
+    for word in args:
+        if word != "--debug":
+            return next((command for command in COMMANDS if command.name == word), None)
+    return None
 
 
-@app.callback(invoke_without_command=True)
-def _global_options(
-    context: typer.Context,
-    version: bool | None = typer.Option(
-        None, "--version", callback=_show_version, is_eager=True, help="Print the version and exit."
-    ),
-    debug: bool = typer.Option(
-        False, "--debug", help="Show the traceback of an internal error (also PATIENCE_DEBUG=1)."
-    ),
-) -> None:
-    """Exhaustive solver and solvability checker for patience (solitaire) games."""
-    if context.invoked_subcommand is None:
-        typer.echo(context.get_help())
+def parser(only: Command | None = None) -> Parser:
+    """The parser of the whole command line: global flags, then a sub-parser for ``only``, or for
+    every command (to list them in the help, or to name them when the command is unknown). The
+    other commands' sub-parsers took about 2.7 ms of each start (of 3.5: argparse looks up the
+    translations of its own texts for each, and makes a formatter for each argument declared)."""
+    main = Parser(prog="patience", description=DESCRIPTION)
+    main.add_argument("--version", action=Version, nargs=0, help="Print the version and exit.")
+    main.add_argument(
+        "--debug", action="store_true", help="Show the traceback of an internal error (also PATIENCE_DEBUG=1)."
+    )
+    commands = main.add_subparsers(title="commands", metavar="COMMAND", prog="patience")
+    for command in COMMANDS if only is None else (only,):
+        doc = command.function.__doc__ or ""
+        summary = " ".join(doc.split("\n\n", 1)[0].split()).replace("%", "%%")
+        sub = commands.add_parser(command.name, help=summary, description=doc)
+        sub.set_defaults(**{CHOSEN: command})
+        defaults = getattr(command.function, "__kwdefaults__", None) or {}
+        for argument in command.arguments:
+            argument.add_to(sub, defaults.get(argument.dest))
+    return main
 
 
-COMMANDS = {
-    "games": games,
-    "describe": describe,
-    "deal": deal,
-    "solve": solve_command,
-    "verify": verify_command,
-    "hint": hint_command,
-    "survey": survey_command,
-    "report": report_command,
-}
-for name, command in COMMANDS.items():
-    app.command(name)(command)
+def complete() -> None:
+    """Answer the shell's request for completions (argcomplete's protocol: ``_ARGCOMPLETE`` set) and
+    exit; otherwise nothing. argcomplete is imported only then: it takes longer than argparse."""
+    if "_ARGCOMPLETE" in os.environ:
+        import argcomplete
+
+        argcomplete.autocomplete(parser())
 
 
 def run(args: Sequence[str]) -> int:
-    """The exit code of the command line ``args`` (the console script's whole work)."""
-    return int(typer.main.get_command(app).main(args, "patience", standalone_mode=False))
+    """The exit code of the command line ``args`` (the console script's whole work), having said
+    what went wrong, if anything, in one line."""
+    complete()
+    main = parser(named(args))
+    debug = False
+    try:
+        known, extra = main.parse_known_args(list(args))
+        chosen: Command | None = getattr(known, CHOSEN, None)
+        where = "patience" if chosen is None else f"patience {chosen.name}"
+        if extra:
+            raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see '{where} --help')")
+        given = {name: value for name, value in vars(known).items() if name not in (CHOSEN, "debug")}
+        debug = getattr(known, "debug", False)
+        if chosen is None:
+            main.print_help()
+            return ExitCode.OK
+        code = chosen.function(**given)
+        return ExitCode.OK if code is None else code
+    except Finished as finished:
+        return finished.code
+    except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - each ending told as report says
+        return report(error, debug=debug)

@@ -1,5 +1,6 @@
+# PYTHON_ARGCOMPLETE_OK (the mark argcomplete's global completion looks for in a console script's module)
 """The ``patience`` console script, kept tiny: Ctrl-C is one line and exit code 130 from its first
-moment, before the command line's heavier modules (typer, the rulesets) are imported."""
+moment, before the command line's heavier modules (argparse, the rulesets) are imported."""
 
 # _signal, not signal (which imports enum): until the handler is set, Ctrl-C would print Python's
 # traceback, so nothing that takes time to load comes first.

@@ -1,15 +1,14 @@
 """How every command ends: its exit codes, and the one line on stderr for bad input, a bug, an
 interruption or a closed pipe (no traceback unless asked for with ``--debug``).
 
-Kept free of typer, so that the console script can use it before anything heavy is imported.
+Kept light (no argparse, no rulesets), so that the console script can use it before anything
+heavy is imported.
 """
 
 from __future__ import annotations
 
 import os
-import signal
 import sys
-import traceback
 from enum import IntEnum
 
 from solver.errors import UserError
@@ -68,6 +67,8 @@ def report(error: BaseException, debug: bool = False) -> int:
         say(f"patience: error: {error}")
         return ExitCode.BAD_INPUT
     if debug or debugging():
+        import traceback  # here, not at the top: loading it took about 0.7 ms of every start
+
         traceback.print_exception(error)
     hint = "" if debug or debugging() else f"; rerun with --debug or {DEBUG_VARIABLE}=1 for the traceback"
     say(f"patience: internal error: {type(error).__name__}: {error} (a bug: please report it{hint})")
@@ -76,6 +77,8 @@ def report(error: BaseException, debug: bool = False) -> int:
 
 def interrupted() -> int:
     """Ctrl-C: one line (a second Ctrl-C is ignored while it is written), exit code 130."""
+    import signal  # here, not at the top: loading it (its enums) took about 0.7 ms of every start
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         say("patience: interrupted (what was printed stands)")

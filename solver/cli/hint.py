@@ -1,38 +1,28 @@
 """The ``hint`` command: every legal move of a deal or position with what it leaves, best first.
 Its services are imported when it runs (see :mod:`solver.cli.solve`)."""
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import typer
-
 from solver.cli.errors import UsageError
-from solver.cli.options import (
-    DealOption,
-    GameArgument,
-    MaxMemoryOption,
-    MaxNodesOption,
-    MaxSecondsOption,
-    OptionsOption,
-    PositionOption,
-    SeedOption,
-    VariantOption,
-)
+from solver.cli.options import DEAL, GAME, LIMITS, POSITION, RULES, SEED, Command, switch
 
 if TYPE_CHECKING:
     from solver.service.hinting import Hint
 
 
 def hint_command(
-    game: str = GameArgument,
-    seed: int | None = SeedOption,
-    deal: str | None = DealOption,
-    position: str | None = PositionOption,
-    variant: str | None = VariantOption,
-    option: list[str] = OptionsOption,
-    max_nodes: int | None = MaxNodesOption,
-    max_seconds: float | None = MaxSecondsOption,
-    max_memory: str = MaxMemoryOption,
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object with the moves in order."),
+    *,
+    game: str,
+    seed: int | None = None,
+    deal: str | None = None,
+    position: str | None = None,
+    variant: str | None = None,
+    option: Sequence[str] = (),
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: str = "2G",
+    as_json: bool = False,
 ) -> None:
     """Every legal move with what it leaves (won, lost or unknown, and the best score after it),
     best first. The limits apply to each move's search; a move cut by one says unknown."""
@@ -51,15 +41,15 @@ def hint_command(
     text = setup.game.write_position(start)
     if as_json:
         record = {"game": setup.family.name, "variant": setup.variant, "position": text}
-        typer.echo(json.dumps({**record, "moves": [h.record() for h in found]}))
+        print(json.dumps({**record, "moves": [h.record() for h in found]}))
         return
-    typer.echo(f"{setup.family.name} ({setup.variant})")
-    typer.echo(f"position: {text}")
+    print(f"{setup.family.name} ({setup.variant})")
+    print(f"position: {text}")
     if not found:
-        typer.echo("no legal move: the game is over here")
+        print("no legal move: the game is over here")
     width = max((len(h.move) for h in found), default=0)
     for number, found_hint in enumerate(found, 1):
-        typer.echo(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")
+        print(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")
 
 
 def _verdict(hint: "Hint", label: str) -> str:
@@ -70,3 +60,18 @@ def _verdict(hint: "Hint", label: str) -> str:
         score = f"{label} {hint.score}" + ("" if hint.score_proven else " (best found)")
     cut = f", limit {hint.limit} reached" if hint.limit else ""
     return f"{hint.result:<7} {score}{cut}"
+
+
+COMMAND = Command(
+    "hint",
+    hint_command,
+    (
+        GAME,
+        SEED,
+        DEAL,
+        POSITION,
+        *RULES,
+        *LIMITS,
+        switch("--json", "as_json", "Print one JSON object with the moves in order."),
+    ),
+)

@@ -1,36 +1,26 @@
 """The commands about one game and its deals: games, describe, deal, solve and verify.
 
 Each command imports the services it uses when it runs, not when this module loads: every
-command line builds every command's options, so what one command imports at the top of its
+command line builds every command's parser, so what one command imports at the top of its
 module, all of them pay for (see benchmarks/startup.py).
 """
 
-import itertools
-from collections.abc import Iterator
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from __future__ import annotations
 
-import typer
+import itertools
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from rulesets import families, find_game
 from rulesets.cards import Card, format_cards
 from solver.cli.errors import ExitCode, UsageError, say
-from solver.cli.options import (
-    DealOption,
-    FileOption,
-    GameArgument,
-    MaxMemoryOption,
-    MaxNodesOption,
-    MaxSecondsOption,
-    OptionsOption,
-    PositionOption,
-    SeedOption,
-    VariantOption,
-)
+from solver.cli.options import DEAL, FILE, GAME, LIMITS, POSITION, RULES, SEED, Argument, Command, path, switch
 from solver.result import Verdict
 from solver.service.inputs import STDIN, name_of, read_text, text_lines, without_bom
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from solver.service.setup import Setup
     from solver.service.solving import Outcome
 
@@ -39,51 +29,41 @@ def games() -> None:
     """List the games and their variants."""
     for family in families().values():
         variants = ", ".join(v.name for v in family.variants)
-        typer.echo(f"{family.name}: {family.summary}\n    variants: {variants}")
+        print(f"{family.name}: {family.summary}\n    variants: {variants}")
 
 
-def describe(game: str = GameArgument) -> None:
+def describe(*, game: str) -> None:
     """Explain a game's rules, options (with defaults) and variants."""
     family, _ = find_game(game)
-    typer.echo(family.describe())
+    print(family.describe())
 
 
-def deal(
-    game: str = GameArgument,
-    seed: int = typer.Option(..., "--seed", "-s", help="PySolFC game number (1 to 10**20)."),
-    variant: str | None = VariantOption,
-    option: list[str] = OptionsOption,
-) -> None:
+def deal(*, game: str, seed: int, variant: str | None = None, option: Sequence[str] = ()) -> None:
     """Print the deal of a seeded game, first dealt first."""
     from solver.service.setup import Setup
 
     setup = Setup.of(game, variant, option)
-    typer.echo(format_cards(setup.deal(seed=seed)))
+    print(format_cards(setup.deal(seed=seed)))
 
 
 def solve_command(
-    game: str = GameArgument,
-    seed: int | None = SeedOption,
-    deal: str | None = DealOption,
-    file: str | None = FileOption,
-    position: str | None = PositionOption,
-    variant: str | None = VariantOption,
-    option: list[str] = OptionsOption,
-    max_nodes: int | None = MaxNodesOption,
-    max_seconds: float | None = MaxSecondsOption,
-    max_memory: str = MaxMemoryOption,
-    fewest_redeals: bool = typer.Option(
-        False, "--fewest-redeals", help="Find the win with the fewest passes through the stock (IDA*)."
-    ),
-    show: bool = typer.Option(False, "--show", help="Draw the layout after each move."),
-    as_json: bool = typer.Option(False, "--json", help="Print one JSON object per deal per line."),
-    verdict_code: bool = typer.Option(
-        False,
-        "--verdict-code",
-        help="Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts).",
-    ),
-    html: Path | None = typer.Option(None, "--html", help="Also write a page replaying the line move by move."),
-) -> None:
+    *,
+    game: str,
+    seed: int | None = None,
+    deal: str | None = None,
+    file: str | None = None,
+    position: str | None = None,
+    variant: str | None = None,
+    option: Sequence[str] = (),
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: str = "2G",
+    fewest_redeals: bool = False,
+    show: bool = False,
+    as_json: bool = False,
+    verdict_code: bool = False,
+    html: Path | None = None,
+) -> int:
     """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves.
 
     With --file, each deal is answered as soon as its line is read; a bad line is named on stderr,
@@ -111,15 +91,14 @@ def solve_command(
             with replacing(str(html)) as page:
                 page.write(solved.to_html())
         if as_json:
-            typer.echo(solved.to_json())
+            print(solved.to_json())
         else:
             if number:
-                typer.echo("")
+                print("")
             _print_outcome(outcome, show)
     if deals.bad_lines:
-        raise typer.Exit(ExitCode.BAD_LINES)
-    if verdict_code:
-        raise typer.Exit(_verdict_exit_code(verdicts))
+        return ExitCode.BAD_LINES
+    return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
 
 
 def _verdict_exit_code(verdicts: set[Verdict]) -> int:
@@ -130,19 +109,16 @@ def _verdict_exit_code(verdicts: set[Verdict]) -> int:
 
 
 def verify_command(
-    game: str = GameArgument,
-    solution: str = typer.Option(
-        ...,
-        "--solution",
-        help="File of moves (one per line, or what 'solve' prints), or a --json record; '-': standard input.",
-    ),
-    seed: int | None = SeedOption,
-    deal: str | None = DealOption,
-    file: str | None = FileOption,
-    position: str | None = PositionOption,
-    variant: str | None = VariantOption,
-    option: list[str] = OptionsOption,
-) -> None:
+    *,
+    game: str,
+    solution: str,
+    seed: int | None = None,
+    deal: str | None = None,
+    file: str | None = None,
+    position: str | None = None,
+    variant: str | None = None,
+    option: Sequence[str] = (),
+) -> int:
     """Replay a solution through the rules; report the first illegal move, if any.
 
     A --json record, or what 'solve' prints, is also held to every claim it makes: its game,
@@ -160,22 +136,23 @@ def verify_command(
     if record is not None:
         note = check_record_is_for(record, setup, start, cards, rules_given=variant is not None or bool(option))
         if note is not None:
-            typer.echo(note)
+            print(note)
     found = verify(setup, start, texts, record)
     if found.illegal is not None:
-        typer.echo(found.illegal, err=True)
-        raise typer.Exit(ExitCode.INVALID)
+        say(found.illegal)
+        return ExitCode.INVALID
     if found.won:
-        typer.echo(f"valid: all {found.moves} moves legal; the game is won")
+        print(f"valid: all {found.moves} moves legal; the game is won")
     else:
         ending = "the game has not ended" if found.reached is None else f"{setup.family.score_label}: {found.reached}"
-        typer.echo(f"valid: all {found.moves} moves legal; not won ({ending})")
+        print(f"valid: all {found.moves} moves legal; not won ({ending})")
     if found.broken_claim is not None:
-        typer.echo(found.broken_claim, err=True)
-        raise typer.Exit(ExitCode.INVALID)
+        say(found.broken_claim)
+        return ExitCode.INVALID
+    return ExitCode.OK
 
 
-def _one_start(deals: "Deals") -> tuple[list[Card] | None, Any]:
+def _one_start(deals: Deals) -> tuple[list[Card] | None, Any]:
     """The one deal or position verify takes (a file must hold exactly one, and no bad line)."""
     found = list(itertools.islice(iter(deals), 2))
     if len(found) != 1:
@@ -192,7 +169,7 @@ class Deals:
 
     def __init__(
         self,
-        setup: "Setup",
+        setup: Setup,
         seed: int | None,
         deal: str | None,
         file: str | None,
@@ -235,29 +212,29 @@ class Deals:
         say(f"patience: error: {where}")
 
 
-def _print_outcome(outcome: "Outcome", show: bool) -> None:
+def _print_outcome(outcome: Outcome, show: bool) -> None:
     """A solved deal as text: the deal, verdict, score, redeals, work done, then the numbered line."""
     setup, result = outcome.setup, outcome.result
     family = setup.family
     header = f"{family.name} ({setup.variant})" + (f", seed {outcome.seed}" if outcome.seed is not None else "")
-    typer.echo(header)
+    print(header)
     if outcome.deal is not None:
-        typer.echo(f"deal: {format_cards(outcome.deal)}")
+        print(f"deal: {format_cards(outcome.deal)}")
     else:
-        typer.echo(f"position: {setup.game.write_position(outcome.start)}")
+        print(f"position: {setup.game.write_position(outcome.start)}")
     score = outcome.score()
     undecided = result.verdict is Verdict.UNKNOWN
     verdict = result.verdict.value + (f" (limit {result.limit} reached)" if undecided else "")
-    typer.echo(f"result: {verdict}")
+    print(f"result: {verdict}")
     if score is None:
-        typer.echo(f"{family.score_label}: no end of the game reached")
+        print(f"{family.score_label}: no end of the game reached")
     else:
         qualifier = "best found" if undecided else "minimum"
         line = f"{family.score_label} ({qualifier}): {score}"
         if family.threshold is not None:
             name, most = family.threshold
             line += f"; {name} win ({most} or fewer): {'yes' if score <= most else 'no'}"
-        typer.echo(line)
+        print(line)
     cost = outcome.cost()
     if cost is not None:
         proof = (
@@ -265,24 +242,24 @@ def _print_outcome(outcome: "Outcome", show: bool) -> None:
             if result.limit is None
             else (f"fewest not proven, at least {result.least_cost_floor}: limit {result.limit} reached")
         )
-        typer.echo(f"redeals: {cost} ({proof})")
+        print(f"redeals: {cost} ({proof})")
     stats = result.stats
-    typer.echo(f"nodes: {stats.nodes}, table: {stats.table_entries} states, {stats.seconds:.3f} CPU seconds")
+    print(f"nodes: {stats.nodes}, table: {stats.table_entries} states, {stats.seconds:.3f} CPU seconds")
     _print_line(outcome, show)
 
 
-def _print_line(outcome: "Outcome", show: bool) -> None:
+def _print_line(outcome: Outcome, show: bool) -> None:
     """The numbered moves of the solution (or best line); with ``show``, after each move the
     layout as one indented block (the places the move changed marked ``*``) and its position."""
     game, result = outcome.setup.game, outcome.result
     texts = outcome.line_text()
     title = "solution" if result.solution is not None else "line to the best score"
-    typer.echo(f"{title} ({len(texts)} moves):")
+    print(f"{title} ({len(texts)} moves):")
     state = outcome.start
     if show:
         _print_layout(game, state, frozenset())
     for number, (text, move) in enumerate(zip(texts, result.best_line), 1):
-        typer.echo(f"{number:3d}. {text}")
+        print(f"{number:3d}. {text}")
         touched = game.touched(state, move)
         state = game.apply(state, move)
         if show:
@@ -292,5 +269,50 @@ def _print_line(outcome: "Outcome", show: bool) -> None:
 def _print_layout(game: Any, state: Any, touched: frozenset[str]) -> None:
     """The picture of ``state`` indented under its move, then the position to paste back in."""
     for line in game.picture(state).text(touched).splitlines():
-        typer.echo(f"       {line}")
-    typer.echo(f"       position: {game.write_position(state)}")
+        print(f"       {line}")
+    print(f"       position: {game.write_position(state)}")
+
+
+#: Where the deals come from: exactly one of these.
+SOURCES = (SEED, DEAL, FILE, POSITION)
+COMMANDS = (
+    Command("games", games, ()),
+    Command("describe", describe, (GAME,)),
+    Command("deal", deal, (GAME, SEED.but_required(), *RULES)),
+    Command(
+        "solve",
+        solve_command,
+        (
+            GAME,
+            *SOURCES,
+            *RULES,
+            *LIMITS,
+            switch(
+                "--fewest-redeals", "fewest_redeals", "Find the win with the fewest passes through the stock (IDA*)."
+            ),
+            switch("--show", "show", "Draw the layout after each move."),
+            switch("--json", "as_json", "Print one JSON object per deal per line."),
+            switch(
+                "--verdict-code",
+                "verdict_code",
+                "Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts).",
+            ),
+            Argument(("--html",), "html", "Also write a page replaying the line move by move.", path),
+        ),
+    ),
+    Command(
+        "verify",
+        verify_command,
+        (
+            GAME,
+            Argument(
+                ("--solution",),
+                "solution",
+                "File of moves (one per line, or what 'solve' prints), or a --json record; '-': standard input.",
+                required=True,
+            ),
+            *SOURCES,
+            *RULES,
+        ),
+    ),
+)

@@ -2,52 +2,36 @@
 report (what a survey file says). Their services (process pools, SQLite, rich) are imported when
 they run (see :mod:`solver.cli.solve`)."""
 
-from pathlib import Path
+from __future__ import annotations
+
+import argparse
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-import typer
-
-from solver.cli.errors import ExitCode, UsageError
-from solver.cli.options import (
-    GameArgument,
-    MaxMemoryOption,
-    MaxNodesOption,
-    MaxSecondsOption,
-    OptionsOption,
-    VariantOption,
-)
+from solver.cli.errors import ExitCode, UsageError, say
+from solver.cli.options import GAME, LIMITS, RULES, Argument, Command, path
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from solver.service.survey import Tally
 
 
 def survey_command(
-    game: str = GameArgument,
-    seeds: str | None = typer.Option(
-        None, "--seeds", help="Seed ranges, e.g. 1-100000 or 1-1000,2000-2100 (or give --file)."
-    ),
-    file: str | None = typer.Option(
-        None,
-        "--file",
-        "-f",
-        help="A file of deals, one a line, # comments; each row is keyed by its line ('-': standard input).",
-    ),
-    out: Path = typer.Option(..., "--out", help="The SQLite survey file (created, or resumed)."),
-    jobs: int = typer.Option(1, "--jobs", "-j", help="Worker processes (0: one per CPU; at most four per CPU)."),
-    variant: str | None = VariantOption,
-    option: list[str] = OptionsOption,
-    max_nodes: int | None = MaxNodesOption,
-    max_seconds: float | None = MaxSecondsOption,
-    max_memory: str = MaxMemoryOption,
-    scheduler: str | None = typer.Option(
-        None,
-        "--scheduler",
-        help="Run on the Dask distributed cluster at this address, e.g. tcp://HOST:8786 (extra 'dask').",
-    ),
-    progress: bool | None = typer.Option(
-        None, "--progress/--no-progress", help="Show a progress bar (default: only on a terminal, not under CI)."
-    ),
-) -> None:
+    *,
+    game: str,
+    out: Path,
+    seeds: str | None = None,
+    file: str | None = None,
+    jobs: int = 1,
+    variant: str | None = None,
+    option: Sequence[str] = (),
+    max_nodes: int | None = None,
+    max_seconds: float | None = None,
+    max_memory: str = "2G",
+    scheduler: str | None = None,
+    progress: bool | None = None,
+) -> int:
     """Solve every seed of a range (--seeds), or every deal of a file (--file), under per-deal
     limits; store one row per deal in SQLite (resumable).
 
@@ -83,60 +67,40 @@ def survey_command(
         tally = run_survey(spec, deals, out, jobs, scheduler, on_progress=bar if shown else None)
     except SchedulerLost as lost:
         bar.close()  # before the line, so that the bar does not draw over it
-        typer.echo(f"patience: error: {lost}", err=True)
-        raise typer.Exit(ExitCode.SCHEDULER_LOST) from None
+        say(f"patience: error: {lost}")
+        return ExitCode.SCHEDULER_LOST
     finally:
         bar.close()
     _print_tally(out, tally)
     if tally.interrupted:
-        typer.echo(
+        say(
             f"patience: interrupted with {tally.skipped + tally.solved} of {tally.total} deals stored: "
-            "rerun the same command to carry on where it stopped",
-            err=True,
+            "rerun the same command to carry on where it stopped"
         )
-        raise typer.Exit(ExitCode.INTERRUPTED)
+        return ExitCode.INTERRUPTED
+    return ExitCode.OK
 
 
-def _print_tally(out: Path, tally: "Tally") -> None:
+def _print_tally(out: Path, tally: Tally) -> None:
     """One line: deals stored, of which already there, and what was solved now (and how fast)."""
     counts = ", ".join(f"{tally.results.get(k, 0)} {k}" for k in ("won", "lost", "unknown"))
     rate = f", {tally.solved / tally.wall_seconds:.1f} deals/s" if tally.solved and tally.wall_seconds > 0 else ""
-    typer.echo(
+    print(
         f"{out}: {tally.skipped + tally.solved} of {tally.total} deals stored "
         f"({tally.skipped} already there; solved now: {counts}{rate})"
     )
 
 
 def report_command(
-    files: list[Path] = typer.Argument(
-        ..., metavar="survey", help="A survey file written by 'patience survey', or several to compare."
-    ),
-    as_csv: str | None = typer.Option(
-        None, "--csv", help="Write every deal of one survey as CSV to this file ('-': standard output)."
-    ),
-    summary_csv: str | None = typer.Option(
-        None,
-        "--summary-csv",
-        help="Write one CSV row per survey (settings, counts, win_rate_low/high, CPU) to this file "
-        "('-': standard output).",
-    ),
-    as_json: str | None = typer.Option(
-        None,
-        "--json",
-        help="Write the summary and every deal as JSON to this file ('-': standard output); "
-        "of several surveys, an array of their summaries.",
-    ),
-    plot_file: str | None = typer.Option(
-        None,
-        "--plot",
-        help="Draw the score distribution (of several surveys: their win rates side by side) to this "
-        ".png, .pdf or .svg file (extra 'plot').",
-    ),
-    plot_cpu: str | None = typer.Option(
-        None, "--plot-cpu", help="Draw the CPU seconds per deal, on a log axis, to this .png, .pdf or .svg file."
-    ),
-    dpi: int = typer.Option(200, "--dpi", help="Dots per inch of a PNG figure."),
-    slowest: int = typer.Option(10, "--slowest", help="How many of the slowest deals to list (0 or more)."),
+    *,
+    files: list[Path],
+    as_csv: str | None = None,
+    summary_csv: str | None = None,
+    as_json: str | None = None,
+    plot_file: str | None = None,
+    plot_cpu: str | None = None,
+    dpi: int = 200,
+    slowest: int = 10,
 ) -> None:
     """Summarize a survey: win rate, lost/unknown, scores, CPU per deal, slowest deals; or compare several.
 
@@ -178,4 +142,78 @@ def report_command(
     if plot_cpu is not None:
         plot_cpu_seconds(files, summaries, plot_cpu, dpi)
     if "-" not in (as_csv, summary_csv, as_json, plot_file, plot_cpu):
-        typer.echo(render(summaries[0]) if len(files) == 1 else render_table(summaries))
+        print(render(summaries[0]) if len(files) == 1 else render_table(summaries))
+
+
+COMMANDS = (
+    Command(
+        "survey",
+        survey_command,
+        (
+            GAME,
+            Argument(("--seeds",), "seeds", "Seed ranges, e.g. 1-100000 or 1-1000,2000-2100 (or give --file)."),
+            Argument(
+                ("-f", "--file"),
+                "file",
+                "A file of deals, one a line, # comments; each row is keyed by its line ('-': standard input).",
+            ),
+            Argument(("--out",), "out", "The SQLite survey file (created, or resumed).", path, required=True),
+            Argument(("-j", "--jobs"), "jobs", "Worker processes (0: one per CPU; at most four per CPU).", int),
+            *RULES,
+            *LIMITS,
+            Argument(
+                ("--scheduler",),
+                "scheduler",
+                "Run on the Dask distributed cluster at this address, e.g. tcp://HOST:8786 (extra 'dask').",
+            ),
+            Argument(
+                ("--progress",),
+                "progress",
+                "Show a progress bar (default: only on a terminal, not under CI).",
+                action=argparse.BooleanOptionalAction,
+            ),
+        ),
+    ),
+    Command(
+        "report",
+        report_command,
+        (
+            Argument(
+                (),
+                "files",
+                "A survey file written by 'patience survey', or several to compare.",
+                path,
+                nargs="+",
+                metavar="survey",
+            ),
+            Argument(
+                ("--csv",), "as_csv", "Write every deal of one survey as CSV to this file ('-': standard output)."
+            ),
+            Argument(
+                ("--summary-csv",),
+                "summary_csv",
+                "Write one CSV row per survey (settings, counts, win_rate_low/high, CPU) to this file "
+                "('-': standard output).",
+            ),
+            Argument(
+                ("--json",),
+                "as_json",
+                "Write the summary and every deal as JSON to this file ('-': standard output); "
+                "of several surveys, an array of their summaries.",
+            ),
+            Argument(
+                ("--plot",),
+                "plot_file",
+                "Draw the score distribution (of several surveys: their win rates side by side) to this "
+                ".png, .pdf or .svg file (extra 'plot').",
+            ),
+            Argument(
+                ("--plot-cpu",),
+                "plot_cpu",
+                "Draw the CPU seconds per deal, on a log axis, to this .png, .pdf or .svg file.",
+            ),
+            Argument(("--dpi",), "dpi", "Dots per inch of a PNG figure.", int),
+            Argument(("--slowest",), "slowest", "How many of the slowest deals to list (0 or more).", int),
+        ),
+    ),
+)
