@@ -259,9 +259,13 @@ def test_summary_csv_and_json_have_one_entry_per_survey(mixed, decided, tmp_path
     assert len(one) == 1 and one[0]["file"] == str(mixed[0])
 
 
-def test_per_deal_csv_is_for_one_survey(mixed, decided):
-    line = error_line(run_cli("report", str(mixed[0]), str(decided[0]), "--csv", "-"))
-    assert "--csv" in line and "--summary-csv" in line
+def test_csv_of_several_surveys_is_their_comparison_and_of_one_its_deals(mixed, decided, tmp_path):
+    several = run_cli("report", str(mixed[0]), str(decided[0]), "--csv", "-")
+    assert several.exit_code == 0
+    summary = run_cli("report", str(mixed[0]), str(decided[0]), "--summary-csv", "-")
+    assert several.stdout == summary.stdout and len(list(csv.DictReader(io.StringIO(several.stdout)))) == 2
+    deals = list(csv.DictReader(io.StringIO(run_cli("report", str(decided[0]), "--csv", "-").stdout)))
+    assert len(deals) == 300 and "seed" in deals[0]
 
 
 # ----------------------------------------------------------------------------- progress

@@ -32,6 +32,7 @@ class Argument(NamedTuple):
     action: str | type[argparse.Action] | None = None
     required: bool = False
     nargs: str | None = None
+    #: How the help names the value (argparse's own choice when None: the name, upper-cased for a flag).
     metavar: str | None = None
     #: The words the shell may complete this argument with (see ``application.complete``).
     completions: Callable[[], list[str]] | None = None
@@ -48,7 +49,7 @@ class Argument(NamedTuple):
         if self.action is not None:
             settings.update(action=self.action)
         if self.action in (None, "append"):  # it takes a value
-            settings.update(metavar=self.metavar or self._value_name(), type=self.reader, nargs=self.nargs)
+            settings.update(metavar=self.metavar, type=self.reader, nargs=self.nargs)
         if self.flags:
             action = parser.add_argument(*self.flags, dest=self.dest, required=self.required, **settings)
         else:
@@ -57,12 +58,6 @@ class Argument(NamedTuple):
             completions = self.completions
             # argcomplete asks an action's ``completer`` attribute for the words that fit.
             action.completer = lambda **_: completions()  # type: ignore[attr-defined]
-
-    def _value_name(self) -> str:
-        """How the help names the value: a positional argument by its name, a flag's by its kind."""
-        if not self.flags:
-            return self.dest
-        return f"<{'str' if self.reader is None else self.reader.__name__.lower()}>"
 
 
 def switch(flag: str, dest: str, help: str) -> Argument:
@@ -98,21 +93,38 @@ def game_names() -> list[str]:
 
 
 GAME = Argument((), "game", "A game or variant name.", completions=game_names)
-VARIANT = Argument(("-v", "--variant"), "variant", "A named preset of the game's options.")
-OPTIONS = Argument(("-o", "--option"), "option", "Set one option: name=value (repeatable).", action="append")
-SEED = Argument(("-s", "--seed"), "seed", "PySolFC game number (1 to 10**20).", int)
+VARIANT = Argument(("-v", "--variant"), "variant", "A named preset of the game's options.", metavar="NAME")
+OPTIONS = Argument(
+    ("-o", "--option"), "option", "Set one option: name=value (repeatable).", action="append", metavar="NAME=VALUE"
+)
+SEED = Argument(("-s", "--seed"), "seed", "PySolFC game number (1 to 10**20).", int, metavar="N")
 DEAL = Argument(
-    ("-d", "--deal"), "deal", "The cards in deal order, e.g. 'AS 7H ...'; '-': read them from standard input."
+    ("-d", "--deal"),
+    "deal",
+    "The cards in deal order, e.g. 'AS 7H ...'; '-': read them from standard input.",
+    metavar="CARDS",
 )
 FILE = Argument(
-    ("-f", "--file"), "file", "A file of deals or positions: one per line, # comments; '-': standard input."
+    ("-f", "--file"),
+    "file",
+    "A file of deals or positions: one per line, # comments; '-': standard input.",
+    metavar="FILE",
 )
 POSITION = Argument(
-    ("-p", "--position"), "position", "A game in progress, e.g. 'row: AS 7H ...' (see docs/positions.md)."
+    ("-p", "--position"),
+    "position",
+    "A game in progress, e.g. 'row: AS 7H ...' (see docs/positions.md).",
+    metavar="POSITION",
 )
-MAX_NODES = Argument(("--max-nodes",), "max_nodes", "Stop with 'unknown' after expanding this many states.", int)
-MAX_SECONDS = Argument(("--max-seconds",), "max_seconds", "Stop with 'unknown' after this many CPU seconds.", float)
-MAX_MEMORY = Argument(("--max-memory",), "max_memory", "Memory bound of the transposition table (e.g. 500M, 2G).")
+MAX_NODES = Argument(
+    ("--max-nodes",), "max_nodes", "Stop with 'unknown' after expanding this many states.", int, metavar="N"
+)
+MAX_SECONDS = Argument(
+    ("--max-seconds",), "max_seconds", "Stop with 'unknown' after this many CPU seconds.", float, metavar="SECONDS"
+)
+MAX_MEMORY = Argument(
+    ("--max-memory",), "max_memory", "Memory bound of the transposition table (e.g. 500M, 2G).", metavar="SIZE"
+)
 #: The rules and the limits, which every command that searches takes.
 RULES = (VARIANT, OPTIONS)
 LIMITS = (MAX_NODES, MAX_SECONDS, MAX_MEMORY)

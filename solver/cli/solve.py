@@ -297,7 +297,7 @@ COMMANDS = (
                 "verdict_code",
                 "Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts).",
             ),
-            Argument(("--html",), "html", "Also write a page replaying the line move by move.", path),
+            Argument(("--html",), "html", "Also write a page replaying the line move by move.", path, metavar="FILE"),
         ),
     ),
     Command(
@@ -310,6 +310,7 @@ COMMANDS = (
                 "solution",
                 "File of moves (one per line, or what 'solve' prints), or a --json record; '-': standard input.",
                 required=True,
+                metavar="FILE",
             ),
             *SOURCES,
             *RULES,

@@ -106,21 +106,16 @@ def report_command(
 
     The win rate is a 95% range: from the Wilson lower bound of the deals won to the Wilson upper
     bound of the deals won or unknown (the Wilson interval when no deal is unknown).
-    Several files give one row per survey (text, --summary-csv, --json, --plot).
+    Several files give one row per survey (text, --csv, --json, --plot).
     The survey files are only read (read-only ones will do); each export is written whole or
     not at all, and never over a survey.
     """
     from solver.service.comparison import render_table
-    from solver.service.errors import SurveyError
     from solver.service.exports import check_targets, write_csv, write_json, write_summary_csv
     from solver.service.plots import check_dpi, plot_format, plot_rates, plot_scores
     from solver.service.plots import plot_cpu as plot_cpu_seconds
     from solver.service.report import render, summarize
 
-    if as_csv is not None and len(files) > 1:
-        raise SurveyError(
-            "--csv writes the deals of one survey: give one file, or --summary-csv for one row per survey"
-        )
     figures = {"--plot": plot_file, "--plot-cpu": plot_cpu}
     check_targets(files, {"--csv": as_csv, "--summary-csv": summary_csv, "--json": as_json, **figures})
     for option, target in figures.items():
@@ -129,7 +124,10 @@ def report_command(
     check_dpi(dpi)
     summaries = [summarize(file, slowest) for file in files]
     if as_csv is not None:
-        write_csv(files[0], as_csv)
+        if len(files) == 1:
+            write_csv(files[0], as_csv)
+        else:  # like --json and --plot: of several surveys, the comparison
+            write_summary_csv(summaries, as_csv)
     if summary_csv is not None:
         write_summary_csv(summaries, summary_csv)
     if as_json is not None:
@@ -151,20 +149,31 @@ COMMANDS = (
         survey_command,
         (
             GAME,
-            Argument(("--seeds",), "seeds", "Seed ranges, e.g. 1-100000 or 1-1000,2000-2100 (or give --file)."),
+            Argument(
+                ("--seeds",),
+                "seeds",
+                "Seed ranges, e.g. 1-100000 or 1-1000,2000-2100 (or give --file).",
+                metavar="RANGES",
+            ),
             Argument(
                 ("-f", "--file"),
                 "file",
                 "A file of deals, one a line, # comments; each row is keyed by its line ('-': standard input).",
+                metavar="FILE",
             ),
-            Argument(("--out",), "out", "The SQLite survey file (created, or resumed).", path, required=True),
-            Argument(("-j", "--jobs"), "jobs", "Worker processes (0: one per CPU; at most four per CPU).", int),
+            Argument(
+                ("--out",), "out", "The SQLite survey file (created, or resumed).", path, required=True, metavar="FILE"
+            ),
+            Argument(
+                ("-j", "--jobs"), "jobs", "Worker processes (0: one per CPU; at most four per CPU).", int, metavar="N"
+            ),
             *RULES,
             *LIMITS,
             Argument(
                 ("--scheduler",),
                 "scheduler",
                 "Run on the Dask distributed cluster at this address, e.g. tcp://HOST:8786 (extra 'dask').",
+                metavar="ADDRESS",
             ),
             Argument(
                 ("--progress",),
@@ -187,33 +196,40 @@ COMMANDS = (
                 metavar="survey",
             ),
             Argument(
-                ("--csv",), "as_csv", "Write every deal of one survey as CSV to this file ('-': standard output)."
+                ("--csv",),
+                "as_csv",
+                "Write every deal as CSV to this file ('-': standard output); of several surveys, one row per survey.",
+                metavar="FILE",
             ),
             Argument(
                 ("--summary-csv",),
                 "summary_csv",
-                "Write one CSV row per survey (settings, counts, win_rate_low/high, CPU) to this file "
-                "('-': standard output).",
+                "Write one CSV row per survey (settings, counts, win_rate_low/high, CPU) to this file, "
+                "for one survey too ('-': standard output).",
+                metavar="FILE",
             ),
             Argument(
                 ("--json",),
                 "as_json",
                 "Write the summary and every deal as JSON to this file ('-': standard output); "
                 "of several surveys, an array of their summaries.",
+                metavar="FILE",
             ),
             Argument(
                 ("--plot",),
                 "plot_file",
                 "Draw the score distribution (of several surveys: their win rates side by side) to this "
                 ".png, .pdf or .svg file (extra 'plot').",
+                metavar="FILE",
             ),
             Argument(
                 ("--plot-cpu",),
                 "plot_cpu",
                 "Draw the CPU seconds per deal, on a log axis, to this .png, .pdf or .svg file.",
+                metavar="FILE",
             ),
-            Argument(("--dpi",), "dpi", "Dots per inch of a PNG figure.", int),
-            Argument(("--slowest",), "slowest", "How many of the slowest deals to list (0 or more).", int),
+            Argument(("--dpi",), "dpi", "Dots per inch of a PNG figure.", int, metavar="N"),
+            Argument(("--slowest",), "slowest", "How many of the slowest deals to list (0 or more).", int, metavar="N"),
         ),
     ),
 )
