@@ -51,36 +51,38 @@ def floors(
     cards there. A card is reachable in a layer if the cards above it there are free, and free
     if in some layer it is reachable with its partner rank reachable in another column or among
     that layer's grace cards."""
-    count = len(piles)
     if () in piles:
         return None
-    stacks = [pile + future for pile, future in zip(piles, futures)]
-    layers = len(grace_ranks)
-    # per layer, per column: the index of the deepest card reachable so far, and the ranks reachable
-    depths = [[len(pile) - 1 + dealt for pile in piles] for dealt in range(layers)]
-    reach = [[RANK_BIT[stack[depth]] for stack, depth in zip(stacks, row)] for row in depths]
+    count = len(piles)
+    stacks = [pile + future for pile, future in zip(piles, futures)] if futures[0] else piles
+    # per layer: per column the index of the deepest card reachable so far and the ranks
+    # reachable there, and the grace cards' ranks with bit 0 (which a King needs)
+    tops = [len(pile) - 1 for pile in piles]
+    layers = []
+    for dealt, loose in enumerate(grace_ranks):
+        row = [top + dealt for top in tops] if dealt else tops
+        layers.append((row, [RANK_BIT[stack[depth]] for stack, depth in zip(stacks, row)], loose | 1))
     free = 0
+    columns = range(count)
     changed = True
     while changed:
         changed = False
-        for row, ranks, loose in zip(depths, reach, grace_ranks):
-            for i in range(count):
-                others = loose | 1
-                for j in range(count):
+        for row, ranks, others_base in layers:
+            for i in columns:
+                others = others_base
+                for j in columns:
                     if j != i:
                         others |= ranks[j]
-                stack, depth = stacks[i], row[i]
-                start = depth
-                while True:
-                    code = stack[depth]
-                    if not free >> code & 1:
-                        if not PARTNER_BIT[code] & others:
-                            break
-                        free |= 1 << code
+                stack = stacks[i]
+                depth = start = row[i]
+                code = stack[depth]
+                while free >> code & 1 or PARTNER_BIT[code] & others:
+                    free |= 1 << code
                     depth -= 1
                     if depth < 0:
                         return None
-                    ranks[i] |= RANK_BIT[stack[depth]]
+                    code = stack[depth]
+                    ranks[i] |= RANK_BIT[code]
                 if depth != start:
                     row[i], changed = depth, True
-    return depths[0]
+    return tops
