@@ -19,6 +19,11 @@ on top of a pile or a grace card), and
     moved onto another empty pile, gains nothing (the layout is the same or worse). With the
     stock empty a card moved onto an empty pile goes to the leftmost one only (the empty piles
     are interchangeable then).
+``sealed``
+    (Baroness with ``spaces``, without ``beneath``: a key, not a restriction of moves.) When no
+    pile can ever be emptied, the cards beneath each pile's topmost card that no line can
+    discard are never reached: layouts differing only there (in the cards, not their number)
+    share a key. See :mod:`rulesets.baroness_sealed`.
 """
 
 from __future__ import annotations
@@ -28,6 +33,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from rulesets.baroness_sealed import floors, ranks_of
 from rulesets.cards import NAME, RANK, Card, card_set
 from rulesets.family import Family, Option, Variant
 from rulesets.moves import DEAL, StockMove
@@ -61,7 +67,9 @@ from rulesets.pairs import (
 from rulesets.picture import Picture, Place, changed_places
 from solver.protocol import NO_SCORE
 
-_ALL_REDUCTIONS = frozenset({"kings", "balanced", "idle"})
+_ALL_REDUCTIONS = frozenset({"kings", "balanced", "idle", "sealed"})
+#: How many stocks' futures (see Baroness._futures) a game keeps: a search meets one deal's stocks.
+_FUTURES_KEPT = 64
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,6 +123,8 @@ class Baroness:
         self.reduce_kings = "kings" in reductions
         self.reduce_balanced = "balanced" in reductions
         self.reduce_idle = "idle" in reductions
+        self.reduce_sealed = "sealed" in reductions and spaces and not beneath
+        self._futures_seen: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
         self._space_moves = tuple(tuple(ToSpace(code, pile) for pile in range(piles)) for code in range(52))
 
     # -- setup and dealing ---------------------------------------------------------------------
@@ -242,6 +252,10 @@ class Baroness:
         may hold the same cards in another order, but they never share a table). Writing the stock
         out would change every key's digest, and with it the move order of the search's restarts."""
         piles, grace, stock, _ = state
+        if self.reduce_sealed:
+            sealed = self._sealed_key(state)
+            if sealed is not None:
+                return sealed
         if stock:
             return b"\xff".join(map(bytes, piles)) + bytes((0xFE, len(stock)))
         if self.spaces:
@@ -249,6 +263,42 @@ class Baroness:
         singles = sorted(grace + tuple(pile[0] for pile in piles if len(pile) == 1))
         deep = sorted(pile for pile in piles if len(pile) > 1)
         return b"\xff".join(map(bytes, deep)) + b"\xfd" + bytes(singles)
+
+    def floors(self, state: BaronessLayout) -> list[int] | None:
+        """Per pile, the index of its floor, the topmost card no line can discard, or None when
+        a pile is empty or may be emptied (see :mod:`rulesets.baroness_sealed`)."""
+        futures, layer_grace = self._futures(state.stock)
+        if state.grace:
+            layer_grace = (ranks_of(state.grace),)  # grace cards come only once the stock is empty
+        return floors(state.piles, futures, layer_grace)
+
+    def _sealed_key(self, state: BaronessLayout) -> bytes | None:
+        """(``sealed``) A sealed layout's key: the cards above each pile's floor (sorted once the
+        stock is empty), 0xFC, the grace cards, 0xFC, the cards at or below the floors and the
+        stock's length; None if the layout is not sealed. Plain keys never hold 0xFC."""
+        depths = self.floors(state)
+        if depths is None:
+            return None
+        piles, grace, stock, _ = state
+        parts = [bytes(pile[depth + 1 :]) for pile, depth in zip(piles, depths)]
+        if not stock:
+            parts.sort()
+        buried = sum(depths) + len(piles)
+        return b"\xff".join(parts) + b"\xfc" + bytes(grace) + bytes((0xFC, buried, len(stock)))
+
+    def _futures(self, stock: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """Per pile, the stock cards still to be dealt onto it; per layer (after 0, 1, ... of
+        those deals), the ranks of the grace cards the stock leaves there (only in the last). Kept
+        per stock, as a search asks again and again."""
+        found = self._futures_seen.get(stock)
+        if found is None:
+            if len(self._futures_seen) >= _FUTURES_KEPT:
+                self._futures_seen.clear()
+            count = self.piles
+            full = len(stock) - len(stock) % count
+            futures = tuple(stock[i:full:count] for i in range(count))
+            found = self._futures_seen[stock] = (futures, (0,) * (full // count) + (ranks_of(stock[full:]),))
+        return found
 
     def score(self, state: BaronessLayout) -> int:
         if state.stock or (state.left and self.discards(state)):

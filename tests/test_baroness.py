@@ -29,7 +29,7 @@ RANK_GROUPS = [(1, 12), (2, 11), (3, 10), (4, 9), (5, 8), (6, 7), (13,)]
 OPTION_COMBOS = list(itertools.product([False, True], repeat=4))  # compulsory, kings_first, spaces, beneath
 FLAGS = st.tuples(*[st.booleans()] * 4)  # the same four options, drawn
 NONE: frozenset[str] = frozenset()
-ALL = frozenset({"kings", "balanced", "idle"})
+ALL = frozenset({"kings", "balanced", "idle", "sealed"})
 
 
 @st.composite
@@ -269,7 +269,7 @@ def test_tricky_deals_agree_with_brute_force(case, options):
 # Each reduction: the verdict and the minimal score agree with and without it
 
 
-@settings(max_examples=180)  # 60 deals for each of the three reductions
+@settings(max_examples=240)  # 60 deals for each of the four reductions
 @given(st.sampled_from(sorted(ALL)), small_deals(max_size=11), st.integers(1, 3), FLAGS)
 def test_baroness_reduction_keeps_the_answer(reduction, deal, piles, options):
     with_it = Baroness(piles, *options, reductions={reduction})
@@ -287,6 +287,53 @@ def test_thirteens_reduction_keeps_the_answer(reduction, deal, places):
     a = solve(with_it, with_it.start(deal))
     b = solve(without, without.start(deal))
     assert (a.verdict, a.best_score) == (b.verdict, b.best_score)
+
+
+def reachable(brute, start):
+    """Every layout the brute force reaches from ``start``."""
+    seen, todo = {start}, [start]
+    while todo:
+        for child in brute.successors(todo.pop()).values():
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    return seen
+
+
+@settings(max_examples=150)
+@given(small_deals(max_size=12), st.integers(1, 3), st.booleans(), st.randoms(use_true_random=False))
+def test_sealed_floors_are_never_reached(deal, piles, compulsory, rng):
+    """Along a random line of play, wherever the engine finds a layout sealed, no layout the
+    brute force reaches from it has an empty pile, and every pile keeps its cards up to its floor
+    (the floor is never discarded nor moved, nor anything beneath it)."""
+    game = Baroness(piles, compulsory, spaces=True, reductions=NONE)
+    brute = BruteBaroness(deal, piles, compulsory, False, True, False)
+    state, model = game.start(deal), brute.start()
+    for _ in range(30):
+        depths = game.floors(state)
+        if depths is not None:
+            kept = [names(pile[: depth + 1]) for pile, depth in zip(state.piles, depths)]
+            for layout in reachable(brute, model):
+                assert all(list(pile[: len(base)]) == base for pile, base in zip(layout[0], kept))
+        moves = engine_texts(game, state)
+        if not moves:
+            break
+        text = rng.choice(sorted(moves))
+        state, model = game.apply(state, moves[text]), brute.successors(model)[text]
+
+
+def test_sealed_layouts_share_a_key():
+    # piles 6C 7C / 2S JS and 6D 7D / 2H JH (no stock): each top's only partner lies beneath it,
+    # so nothing ever moves and four cards stay; the cards differ, the game does not
+    game = Baroness(piles=2, compulsory=False, spaces=True)
+    plain = Baroness(piles=2, compulsory=False, spaces=True, reductions=NONE)
+    one, other = (game.apply(game.start(parse_cards(cards)), DEAL) for cards in ("6C 2S 7C JS", "6D 2H 7D JH"))
+    assert game.floors(one) == [1, 1]
+    assert game.key(one) == game.key(other) and plain.key(one) != plain.key(other)
+    assert BruteBaroness(parse_cards("6C 2S 7C JS"), 2, False, False, True, False).minimum() == 4
+    # 6C / 2S / 6H, grace 7C JS: 6C or 6H may pair with 7C, so a pile may empty: the plain key
+    open_layout = game.start(parse_cards("6C 2S 6H 7C JS"))
+    assert game.floors(open_layout) is None and game.key(open_layout) == plain.key(open_layout)
 
 
 def test_reductions_do_fire():
