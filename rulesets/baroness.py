@@ -12,7 +12,6 @@ so they do not keep a game going.
 Sound reductions: ``kings`` and ``balanced`` (see :mod:`rulesets.pairs`; here "available" means
 on top of a pile or a grace card), and
 
-    card of each rank is "the only partner each can ever have".
 ``idle``
     (Baroness with ``spaces``.) Grace cards exist only once the stock is empty, and after that
     nothing is ever dealt: a grace card moved onto an empty pile, or the only card of a pile

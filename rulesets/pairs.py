@@ -26,6 +26,7 @@ user options):
     ``compulsory`` none of them can be covered before they are all discarded (a pair among
     them is available until then, which forbids dealing), and any other line's pairing of
     them can be re-matched to this one without making another move illegal. The case of one
+    card of each rank is "the only partner each can ever have".
 """
 
 from __future__ import annotations
