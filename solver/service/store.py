@@ -433,7 +433,9 @@ def _at_rest(path: Path, header: bytes) -> bool:
 def _connect(path: Path, mode: str) -> sqlite3.Connection:
     """A connection to ``path``: ``rw`` (created if missing), ``ro`` (read-only, sees a running
     survey's writes) or ``immutable`` (read-only storage: read as it lies)."""
-    uri = f"file:{quote(str(path.absolute()))}?{_MODES[mode]}"
+    # The name's bytes, percent-quoted: a name that is not UTF-8 (os.fsdecode's surrogates) is
+    # opened as the system spells it, where quoting its text would fail.
+    uri = f"file:{quote(os.fsencode(path.absolute()))}?{_MODES[mode]}"
     try:
         return sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
     except sqlite3.Error as error:
