@@ -4,9 +4,10 @@ code, never an internal error (found by trying every command by hand; see the h-
 from __future__ import annotations
 
 import os
+import subprocess
 from pathlib import Path
 
-from helpers import run_cli
+from helpers import patience_command, run_cli
 
 
 def test_a_survey_file_name_that_is_not_utf8_is_used_as_given(tmp_path: Path) -> None:
@@ -15,3 +16,35 @@ def test_a_survey_file_name_that_is_not_utf8_is_used_as_given(tmp_path: Path) ->
     assert ran.exit_code == 0, ran.output
     assert out.exists()
     assert run_cli("report", str(out)).exit_code == 0
+
+
+def test_an_over_long_value_is_quoted_cut() -> None:
+    ran = run_cli("solve", "accordion", "--variant", "A" * 100_000)
+    assert ran.exit_code == 2
+    assert (
+        ran.stderr
+        == "patience: error: unknown variant 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA... (100001 characters)' of accordion; variants: accordion, idle-year, parlett, self-working\n"
+    )
+
+
+def test_an_html_name_the_system_refuses_is_bad_input(tmp_path: Path) -> None:
+    ran = run_cli("solve", "accordion", "--seed", "7", "--max-nodes", "10", "--html", str(tmp_path / ("A" * 300)))
+    assert ran.exit_code == 2, ran.output
+    assert ran.stderr.startswith("patience: error: cannot use ")
+    assert ran.stderr.endswith(": File name too long; give a shorter name\n")
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_full_standard_output_is_bad_input() -> None:
+    with open("/dev/full", "w") as full:
+        ran = subprocess.run(
+            [*patience_command(), "deal", "accordion", "--seed", "7"],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            check=False,
+        )
+    assert (ran.returncode, ran.stderr) == (
+        2,
+        "patience: error: cannot use standard output: No space left on device; free some space, or write elsewhere\n",
+    )

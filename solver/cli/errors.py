@@ -7,7 +7,9 @@ heavy is imported.
 
 from __future__ import annotations
 
+import errno
 import os
+import re
 import sys
 from enum import IntEnum
 
@@ -15,6 +17,24 @@ from solver.errors import UserError
 
 #: The environment variable that, set to anything but 0, shows the traceback of an internal error.
 DEBUG_VARIABLE = "PATIENCE_DEBUG"
+#: A word of a message longer than this (a pasted file, a 100 000-character name) is shown cut.
+LONGEST_WORD = 200
+#: What the system may refuse of a file or a stream the user chose, and how to fix it: the user's
+#: to mend (exit code 2), not a bug.
+SYSTEM_REFUSALS = {
+    errno.ENOSPC: "free some space, or write elsewhere",
+    errno.EDQUOT: "free some space, or write elsewhere",
+    errno.EFBIG: "write elsewhere",
+    errno.EIO: "check the disk, or write elsewhere",
+    errno.ENAMETOOLONG: "give a shorter name",
+    errno.EACCES: "give a file you may use",
+    errno.EPERM: "give a file you may use",
+    errno.EROFS: "write elsewhere",
+    errno.ENOENT: "give a file in a directory that exists",
+    errno.ENOTDIR: "give a file in a directory that exists",
+    errno.EISDIR: "give a file name, not a directory",
+    errno.ELOOP: "give a name without a loop of links",
+}
 
 
 class ExitCode(IntEnum):
@@ -38,8 +58,15 @@ class UsageError(UserError):
 
 
 def one_line(text: str) -> str:
-    """``text`` on a single line (a message must not break the one-line rule, whatever it quotes)."""
-    return " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    """``text`` on a single line, each over-long word cut (a message must stay one readable line,
+    whatever it quotes)."""
+    line = " ".join(part.strip() for part in str(text).splitlines() if part.strip())
+    return re.sub(rf"(\S{{{LONGEST_WORD + 1},}}?)([:;,.'\")]*)(?=\s|$)", _cut, line)
+
+
+def _cut(word: re.Match[str]) -> str:
+    """An over-long word: its start and its length, then the punctuation that ended it."""
+    return f"{word[1][:40]}... ({len(word[1])} characters){word[2]}"
 
 
 def say(message: str) -> None:
@@ -65,6 +92,10 @@ def report(error: BaseException, debug: bool = False) -> int:
         return pipe_closed()
     if isinstance(error, UserError):
         say(f"patience: error: {error}")
+        return ExitCode.BAD_INPUT
+    if isinstance(error, OSError) and error.errno in SYSTEM_REFUSALS:
+        where = "standard output" if error.filename is None else os.fsdecode(error.filename)
+        say(f"patience: error: cannot use {where}: {error.strerror}; {SYSTEM_REFUSALS[error.errno]}")
         return ExitCode.BAD_INPUT
     if debug or debugging():
         import traceback  # here, not at the top: loading it took about 0.7 ms of every start
