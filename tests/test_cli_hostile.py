@@ -48,3 +48,14 @@ def test_a_full_standard_output_is_bad_input() -> None:
         2,
         "patience: error: cannot use standard output: No space left on device; free some space, or write elsewhere\n",
     )
+
+
+def test_completion_beside_a_file_name_that_is_not_utf8_prints_nothing(tmp_path: Path) -> None:
+    (tmp_path / os.fsdecode(b"\xff.txt")).touch()
+    line = "patience solve accordion --file "
+    environment = {**os.environ, "_ARGCOMPLETE": "1", "COMP_LINE": line, "COMP_POINT": str(len(line))}
+    environment["_ARGCOMPLETE_STDOUT_FILENAME"] = str(tmp_path / "words")
+    done = subprocess.run(
+        patience_command(), env=environment, cwd=tmp_path, capture_output=True, text=True, check=False
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (1, "", "")

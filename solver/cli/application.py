@@ -125,7 +125,11 @@ def complete() -> None:
     if "_ARGCOMPLETE" in os.environ:
         import argcomplete
 
-        argcomplete.autocomplete(parser())
+        try:
+            argcomplete.autocomplete(parser())
+        except Exception:  # noqa: BLE001 - argcomplete's own failure (its file completer cannot read a
+            # name that is not UTF-8): offer no words rather than an error line in the line being typed.
+            os._exit(1)
 
 
 def run(args: Sequence[str]) -> int:
