@@ -148,6 +148,7 @@ class Family:
         options = {option.name: option for option in self.options}
         values = {option.name: option.default for option in self.options}
         values.update(self.variant(variant).settings)
+        given: set[str] = set()
         for text in overrides:
             name, sep, value = text.partition("=")
             name = name.strip().replace("-", "_")
@@ -156,6 +157,9 @@ class Family:
             if name not in options:
                 known = ", ".join(options) or "none"
                 raise OptionError(f"unknown option {name!r} of {self.name}; options: {known}")
+            if name in given:
+                raise OptionError(f"option {name} is given twice: give it once")
+            given.add(name)
             values[name] = options[name].parse(value)
         return values
 

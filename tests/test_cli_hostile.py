@@ -7,6 +7,7 @@ import os
 import subprocess
 from pathlib import Path
 
+import pytest
 from helpers import patience_command, run_cli
 
 
@@ -59,3 +60,28 @@ def test_completion_beside_a_file_name_that_is_not_utf8_prints_nothing(tmp_path:
         patience_command(), env=environment, cwd=tmp_path, capture_output=True, text=True, check=False
     )
     assert (done.returncode, done.stdout, done.stderr) == (1, "", "")
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ("deal", "accordion", "--seed", "7", "--seed", "8"),
+            "argument -s/--seed: given twice (7 and 8): give it once",
+        ),
+        (("deal", "accordion", "-s", "7", "--seed=7"), "argument -s/--seed: given twice (7 and 7): give it once"),
+        (
+            ("solve", "accordion", "--seed", "7", "--variant", "parlett", "-v", "accordion"),
+            "argument -v/--variant: given twice (parlett and accordion): give it once",
+        ),
+        (
+            ("solve", "accordion", "--seed", "7", "-o", "compulsory=yes", "-o", "compulsory=no"),
+            "option compulsory is given twice: give it once",
+        ),
+        (("solve", "accordion", "--seed", "7", "--variant", ""), "unknown variant '' of accordion"),
+    ],
+)
+def test_a_value_given_twice_or_empty_is_refused(args: tuple[str, ...], message: str) -> None:
+    ran = run_cli(*args)
+    assert ran.exit_code == 2 and ran.stdout == ""
+    assert ran.stderr.startswith(f"patience: error: {message}") and ran.stderr.count("\n") == 1, ran.stderr

@@ -27,8 +27,8 @@ class Argument(NamedTuple):
     dest: str
     help: str
     reader: Reader | None = None
-    #: argparse's action: None stores the value; "append" (repeatable), "store_true" (a switch),
-    #: or an Action class such as ``argparse.BooleanOptionalAction`` (``--x/--no-x``).
+    #: argparse's action: None stores the value (given once: :class:`Once`); "append" (repeatable),
+    #: "store_true" (a switch), or an Action class such as ``argparse.BooleanOptionalAction`` (``--x/--no-x``).
     action: str | type[argparse.Action] | None = None
     required: bool = False
     nargs: str | None = None
@@ -46,8 +46,7 @@ class Argument(NamedTuple):
         shown = "" if default is None or isinstance(default, (bool, tuple)) else f"  [default: {default}]"
         # argparse expands % in help texts: a literal one is written %%.
         settings: dict[str, Any] = {"help": (self.help + shown).replace("%", "%%")}
-        if self.action is not None:
-            settings.update(action=self.action)
+        settings.update(action=Once if self.action is None else self.action)
         if self.action in (None, "append"):  # it takes a value
             settings.update(metavar=self.metavar, type=self.reader, nargs=self.nargs)
         if self.flags:
@@ -58,6 +57,17 @@ class Argument(NamedTuple):
             completions = self.completions
             # argcomplete asks an action's ``completer`` attribute for the words that fit.
             action.completer = lambda **_: completions()  # type: ignore[attr-defined]
+
+
+class Once(argparse.Action):
+    """Store an argument's value, refusing a second: of ``--seed 7 --seed 8``, which was meant is
+    not for the command to guess (argparse would keep the last without a word)."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any, *_: Any) -> None:
+        if hasattr(namespace, self.dest):  # nothing has a default in the namespace (SUPPRESS)
+            given = getattr(namespace, self.dest)
+            raise argparse.ArgumentError(self, f"given twice ({given} and {values}): give it once")
+        setattr(namespace, self.dest, values)
 
 
 def switch(flag: str, dest: str, help: str) -> Argument:

@@ -31,7 +31,7 @@ class Setup:
         family, implied = find_game(name)
         if variant is not None and implied is not None and variant != implied:
             raise OptionError(f"game {name!r} is itself a variant; drop --variant {variant}")
-        chosen = family.variant(variant or implied).name
+        chosen = family.variant(implied if variant is None else variant).name
         settings = family.settings(chosen, options)
         return cls(family, chosen, settings, family.build(settings))
 
