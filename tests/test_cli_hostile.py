@@ -85,3 +85,43 @@ def test_a_value_given_twice_or_empty_is_refused(args: tuple[str, ...], message:
     ran = run_cli(*args)
     assert ran.exit_code == 2 and ran.stdout == ""
     assert ran.stderr.startswith(f"patience: error: {message}") and ran.stderr.count("\n") == 1, ran.stderr
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (
+            ("--seed", "7", "solve", "accordion"),
+            "--seed is an option of a command: write it after the command, e.g. 'patience solve GAME --seed ...'",
+        ),
+        (
+            ("--max-nodes=5", "solve", "accordion"),
+            "--max-nodes is an option of a command: write it after the command, e.g. 'patience solve GAME --max-nodes ...'",
+        ),
+        (
+            ("solve", "accordion", "--seed", "7", "--debug"),
+            "--debug goes before the command: 'patience --debug solve ...'",
+        ),
+        (
+            ("solve", "accordion", "--position", "-x"),
+            "argument -p/--position: expected one argument; a value that begins with '-' is written with '=', "
+            "e.g. --deal=-x",
+        ),
+    ],
+)
+def test_an_option_out_of_place_is_named_with_where_it_goes(args: tuple[str, ...], message: str) -> None:
+    ran = run_cli(*args)
+    assert ran.exit_code == 2 and ran.stdout == ""
+    assert ran.stderr.startswith(f"patience: error: {message}") and ran.stderr.count("\n") == 1, ran.stderr
+
+
+@pytest.mark.parametrize("args", [("--help",), ("solve", "--help"), ("--version",)])
+def test_help_and_version_to_a_closed_pipe_end_as_the_other_commands_do(args: tuple[str, ...]) -> None:
+    command = [*patience_command(), *args]
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        done = subprocess.run(command, stdout=writer, stderr=subprocess.PIPE, text=True, check=False)
+    finally:
+        os.close(writer)
+    assert (done.returncode, done.stderr) == (141, "")

@@ -72,7 +72,15 @@ class Parser(argparse.ArgumentParser):
         )
 
     def error(self, message: str) -> NoReturn:
+        if message.endswith("expected one argument"):  # so argparse reads a value like '-x' or '-5x'
+            message += "; a value that begins with '-' is written with '=', e.g. --deal=-x"
         raise UsageError(f"{message} (see '{self.prog} --help')")
+
+    def _print_message(self, message: str, file: Any = None) -> None:
+        """Write the help as the commands write (argparse's own drops a write that fails): a
+        closed pipe or a full disk then ends it as it ends them."""
+        if message:
+            (file or sys.stderr).write(message)
 
     def exit(self, status: int = 0, message: str | None = None) -> NoReturn:
         raise Finished(status)  # argparse passes a message only from error, which is ours
@@ -88,13 +96,29 @@ class Version(argparse.Action):
         parser.exit()
 
 
+def first(args: Sequence[str]) -> str | None:
+    """The first word of ``args`` but ``--debug`` (the command's name, if all is well)."""
+    return next((word for word in args if word != "--debug"), None)
+
+
 def named(args: Sequence[str]) -> Command | None:
     """The command ``args`` run, when nothing but ``--debug`` comes before its name; None when
     something else does (``--help``, ``--version``, an unknown word), or nothing."""
-    for word in args:
-        if word != "--debug":
-            return next((command for command in COMMANDS if command.name == word), None)
-    return None
+    word = first(args)
+    return next((command for command in COMMANDS if command.name == word), None)
+
+
+def refuse_misplaced(args: Sequence[str]) -> None:
+    """Refuse a command's option written before the command's name, saying where it goes
+    (argparse would take the ``7`` of ``--seed 7 solve`` for the command's name)."""
+    flag = (first(args) or "").split("=", 1)[0]
+    later = [command for command in COMMANDS if command.name in args]  # the command meant, first
+    for command in (*later, *COMMANDS) if flag.startswith("-") else ():
+        if any(flag in argument.flags for argument in command.arguments):
+            raise UsageError(
+                f"{flag} is an option of a command: write it after the command, "
+                f"e.g. 'patience {command.name} GAME {flag} ...' (see 'patience {command.name} --help')"
+            )
 
 
 def parser(only: Command | None = None) -> Parser:
@@ -139,9 +163,12 @@ def run(args: Sequence[str]) -> int:
     main = parser(named(args))
     debug = False
     try:
+        refuse_misplaced(args)
         known, extra = main.parse_known_args(list(args))
         chosen: Command | None = getattr(known, CHOSEN, None)
         where = "patience" if chosen is None else f"patience {chosen.name}"
+        if "--debug" in extra:
+            raise UsageError(f"--debug goes before the command: '{where.replace(' ', ' --debug ', 1)} ...'")
         if extra:
             raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see '{where} --help')")
         given = {name: value for name, value in vars(known).items() if name not in (CHOSEN, "debug")}
