@@ -104,7 +104,7 @@ def test_a_value_given_twice_or_empty_is_refused(args: tuple[str, ...], message:
         ),
         (
             ("solve", "accordion", "--position", "-x"),
-            "argument -p/--position: expected one argument; a value that begins with '-' is written with '=', "
+            "argument -p/--position: expected one argument; if its value begins with '-', write it with '=', "
             "e.g. --deal=-x",
         ),
     ],

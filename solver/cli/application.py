@@ -73,7 +73,7 @@ class Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         if message.endswith("expected one argument"):  # so argparse reads a value like '-x' or '-5x'
-            message += "; a value that begins with '-' is written with '=', e.g. --deal=-x"
+            message += "; if its value begins with '-', write it with '=', e.g. --deal=-x"
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
     def _print_message(self, message: str, file: Any = None) -> None:
