@@ -125,3 +125,13 @@ def test_help_and_version_to_a_closed_pipe_end_as_the_other_commands_do(args: tu
     finally:
         os.close(writer)
     assert (done.returncode, done.stderr) == (141, "")
+
+
+def test_a_survey_is_not_written_to_a_file_named_dash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    ran = run_cli("survey", "accordion", "--seeds", "1-2", "--max-nodes", "10", "--out", "-")
+    assert ran.exit_code == 2 and ran.stdout == ""
+    assert ran.stderr == (
+        "patience: error: --out -: a survey is a SQLite file, not standard output: name it, e.g. --out survey.sqlite\n"
+    )
+    assert list(tmp_path.iterdir()) == []

@@ -52,6 +52,8 @@ def survey_command(
 
     if (seeds is None) == (file is None):
         raise UsageError("give exactly one of --seeds or --file" + (" (got both)" if seeds is not None else ""))
+    if str(out) == "-":  # '-' is standard input or output everywhere else: never a file so named
+        raise UsageError("--out -: a survey is a SQLite file, not standard output: name it, e.g. --out survey.sqlite")
     worker_count(jobs)
     spans = None if seeds is None else parse_seeds(seeds)
     spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory))
