@@ -135,3 +135,9 @@ def test_a_survey_is_not_written_to_a_file_named_dash(tmp_path: Path, monkeypatc
         "patience: error: --out -: a survey is a SQLite file, not standard output: name it, e.g. --out survey.sqlite\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_replay_page_is_not_mixed_into_the_printed_moves() -> None:
+    ran = run_cli("solve", "accordion", "--seed", "7", "--max-nodes", "10", "--html", "-")
+    assert ran.exit_code == 2 and ran.stdout == ""
+    assert ran.stderr.startswith("patience: error: --html -: the moves are printed on standard output")

@@ -77,6 +77,10 @@ def solve_command(
     bounds = limits(max_nodes, max_seconds, max_memory)
     if html is not None and file is not None:
         raise UsageError("--html replays one deal: give it with --seed, --deal or --position, not --file")
+    if html is not None and str(html) == "-":  # the moves are printed there: the page would be mixed in
+        raise UsageError(
+            "--html -: the moves are printed on standard output: write the page to a file, e.g. --html replay.html"
+        )
     if html is not None and (html.is_dir() or not html.parent.is_dir()):
         raise UsageError(f"--html {html}: give a file name in a directory that exists")
     deals = Deals(setup, seed, deal, file, position=position)
