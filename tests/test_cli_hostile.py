@@ -141,3 +141,16 @@ def test_the_replay_page_is_not_mixed_into_the_printed_moves() -> None:
     ran = run_cli("solve", "accordion", "--seed", "7", "--max-nodes", "10", "--html", "-")
     assert ran.exit_code == 2 and ran.stdout == ""
     assert ran.stderr.startswith("patience: error: --html -: the moves are printed on standard output")
+
+
+def test_a_device_is_not_taken_for_a_survey_file() -> None:
+    ran = run_cli("survey", "accordion", "--seeds", "1-2", "--max-nodes", "10", "--out", "/dev/null")
+    assert (ran.exit_code, ran.stderr) == (
+        2,
+        "patience: error: /dev/null is a device, pipe or socket: give a file name for --out\n",
+    )
+    ran = run_cli("report", "/dev/zero")
+    assert (ran.exit_code, ran.stderr) == (
+        2,
+        "patience: error: /dev/zero is a device, pipe or socket, not a survey file\n",
+    )

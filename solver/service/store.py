@@ -161,6 +161,8 @@ class Store:
             raise SurveyError(f"{path}: no such survey file")
         if stat.S_ISDIR(found.st_mode):
             raise SurveyError(f"{path} is a directory, not a survey file")
+        if not stat.S_ISREG(found.st_mode):  # SQLite reads files: a device reads as empty or endless
+            raise SurveyError(f"{path} is a device, pipe or socket, not a survey file")
         if found.st_size == 0:
             raise SurveyError(f"{path} is empty, not a survey file{fix}")
         try:
@@ -201,6 +203,8 @@ class Store:
         path, found, parent = self.path, status(self.path), status(self.path.parent)
         if found is not None and stat.S_ISDIR(found.st_mode):
             raise SurveyError(f"{path} is a directory: give a file name for --out")
+        if found is not None and not stat.S_ISREG(found.st_mode):
+            raise SurveyError(f"{path} is a device, pipe or socket: give a file name for --out")
         if parent is None or not stat.S_ISDIR(parent.st_mode):
             raise SurveyError(f"cannot create {path}: there is no directory {path.parent}")
         if found is not None and found.st_size > 0:
