@@ -154,3 +154,15 @@ def test_a_device_is_not_taken_for_a_survey_file() -> None:
         2,
         "patience: error: /dev/zero is a device, pipe or socket, not a survey file\n",
     )
+
+
+@pytest.mark.parametrize(
+    "name, message",
+    [
+        ("", "cannot read deal file '': No such file or directory; give a file that can be read"),
+        ("/", "cannot read deal file /: Is a directory; name a file, not a directory"),
+    ],
+)
+def test_a_file_that_cannot_be_read_is_named_with_the_fix(name: str, message: str) -> None:
+    ran = run_cli("solve", "accordion", "--file", name)
+    assert (ran.exit_code, ran.stderr) == (2, f"patience: error: {message}\n")

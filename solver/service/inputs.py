@@ -22,7 +22,8 @@ MAX_TEXT = 16 * 1024 * 1024
 
 
 def name_of(source: str) -> str:
-    return "standard input" if source == STDIN else source
+    """How a message names the file ``source``: standard input for ``-``, '' for no name at all."""
+    return "standard input" if source == STDIN else source or "''"
 
 
 def text_lines(source: str, what: str) -> Iterator[str]:
@@ -79,4 +80,5 @@ def _opened(source: str, what: str) -> Iterator[BinaryIO]:
         with open(source, "rb") as stream:
             yield stream
     except OSError as error:  # opening or reading: the reads are the only code run in the block
-        raise InputError(f"cannot read {what} {name_of(source)}: {error.strerror or error}") from None
+        fix = "name a file, not a directory" if isinstance(error, IsADirectoryError) else "give a file that can be read"
+        raise InputError(f"cannot read {what} {name_of(source)}: {error.strerror or error}; {fix}") from None
