@@ -58,6 +58,8 @@ def seeded_deal(seed: int, ranks: Sequence[int] = FULL_RANKS) -> list[Card]:
 
 def check_deal(cards: Sequence[Card], expected: Sequence[Card]) -> list[Card]:
     """The deal as a list if it holds exactly the expected deck; else a CardError naming the cards."""
+    if not cards:
+        raise CardError(f"the deal is empty: give its {len(expected)} cards in deal order, e.g. 'AS 7H ...'")
     counts = Counter(cards)
     wanted = Counter(expected)
     problems = []

@@ -166,3 +166,10 @@ def test_a_device_is_not_taken_for_a_survey_file() -> None:
 def test_a_file_that_cannot_be_read_is_named_with_the_fix(name: str, message: str) -> None:
     ran = run_cli("solve", "accordion", "--file", name)
     assert (ran.exit_code, ran.stderr) == (2, f"patience: error: {message}\n")
+
+
+@pytest.mark.parametrize("args, stdin", [(("--deal", "-"), ""), (("--deal", ""), "")])
+def test_an_empty_deal_is_named_as_empty(args: tuple[str, ...], stdin: str) -> None:
+    ran = run_cli("solve", "accordion", *args, stdin=stdin)
+    assert ran.exit_code == 2
+    assert ran.stderr == "patience: error: the deal is empty: give its 52 cards in deal order, e.g. 'AS 7H ...'\n"
