@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Hashable
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Generic, TypeVar
 
 from solver.errors import UserError
@@ -17,7 +17,7 @@ class LimitError(UserError):
     """A search limit that is not a positive, finite number."""
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """``lost`` only when the whole reachable space was searched; a limit hit gives ``unknown``."""
 
     WON = "won"
