@@ -8,7 +8,7 @@ what every ruleset needs: rank, suit, name, and whether two cards share suit or 
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from solver.errors import UserError
 
@@ -21,9 +21,9 @@ class CardError(UserError):
     """A card, or a deal of cards, that cannot be read or is not the game's deck."""
 
 
-@dataclass(frozen=True, order=True, slots=True)
-class Card:
-    """A card as rank (1 = Ace .. 13 = King) and suit letter (C, D, H, S)."""
+class Card(NamedTuple):
+    """A card as rank (1 = Ace .. 13 = King) and suit letter (C, D, H, S); ordered by rank, then suit.
+    (A named tuple, as records are: see docs/code-map.md.)"""
 
     rank: int
     suit: str

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from types import MappingProxyType
+from typing import Any, NamedTuple, Protocol, TypeVar
 
 from rulesets.cards import Card
 from rulesets.deals import FULL_RANKS, deck, seeded_deal
@@ -67,8 +67,7 @@ def spell(value: Any) -> str:
     return str(value)
 
 
-@dataclass(frozen=True)
-class Option:
+class Option(NamedTuple):
     """One rule option: its default, the values it takes, and what it means in plain words."""
 
     name: str
@@ -98,17 +97,15 @@ class Option:
         return ", ".join(self.spell(choice) for choice in self.choices)
 
 
-@dataclass(frozen=True)
-class Variant:
+class Variant(NamedTuple):
     """A named preset of option values (the options it does not name keep their defaults)."""
 
     name: str
     summary: str
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    settings: Mapping[str, Any] = MappingProxyType({})
 
 
-@dataclass(frozen=True)
-class Family:
+class Family(NamedTuple):
     """A game family: the ruleset builder, its options and variants, its deck and seeded deals.
 
     ``score_field`` names the score in JSON output (``min_piles``, ``min_cards_left``);

@@ -345,8 +345,7 @@ class RowEnds(Protocol):
         ...
 
 
-@dataclass(frozen=True)
-class FixedEnds:
+class FixedEnds(NamedTuple):
     """A row from one fixed card to another (Royal Marriage: QH ... KH). A seeded deal moves
     ``first`` to the front and ``last`` to the end, the other cards keeping their deal order
     (PySolFC's Royal Marriage)."""
@@ -372,8 +371,7 @@ class FixedEnds:
         return [CARDS[self.first]] + [card for card in deal if card.code not in ends] + [CARDS[self.last]]
 
 
-@dataclass(frozen=True)
-class SameRankEnds:
+class SameRankEnds(NamedTuple):
     """Nizhni Novgorod's row: its last card shares the first card's rank. A seeded deal keeps its
     first card first and moves the next card of the same rank to the very end."""
 

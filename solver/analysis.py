@@ -20,8 +20,7 @@ floors is held to ``max_memory`` too (when full it stops growing), beside each s
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass, replace
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from solver.protocol import Game
 from solver.replay import checked, replay
@@ -33,8 +32,7 @@ State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
 
 
-@dataclass(frozen=True)
-class MoveAnalysis(Generic[Move]):
+class MoveAnalysis(NamedTuple, Generic[Move]):
     """One legal move and what it leaves: the ``verdict`` of the position after it, ``score`` the
     best score reachable from there (proven unless ``unknown``), ``line`` the moves after it that
     reach that score (a win when won), ``limit`` the limit that cut its search if one did, and
@@ -63,7 +61,7 @@ def analyse(
         child = game.apply(start, move)
         layout = game.key(child)
         if layout in answers:
-            analyses.append(replace(answers[layout], move=move, nodes=0))
+            analyses.append(answers[layout]._replace(move=move, nodes=0))
             continue
         table = TranspositionTable(TableMemory(limits.max_memory))
         result = proven.completed(child, depth_first(proven, child, limits, restart_nodes, table))
@@ -133,7 +131,7 @@ class _Proven(Generic[State, Move]):
                 if found.verdict is not Verdict.WON:
                     raise AssertionError("a state proven winnable was not won")
                 rest = found.best_line
-            result = replace(result, best_line=result.best_line + rest)
+            result = result._replace(best_line=result.best_line + rest)
         return checked(self.game, start, result)
 
     def learn(self, start: State, result: SearchResult[Move], table: TranspositionTable) -> None:

@@ -14,8 +14,7 @@ SQLite) is imported by them, so that ``patience solve`` starts without it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets.cards import Card
 from rulesets.family import OptionError, spell
@@ -32,8 +31,7 @@ if TYPE_CHECKING:
 __all__ = ["Solved", "SurveyRows", "solve", "hint", "survey", "load_survey"]
 
 
-@dataclass(frozen=True)
-class Solved:
+class Solved(NamedTuple):
     """What :func:`solve` found: ``result`` (won, lost or unknown), ``score`` (the minimum, or the
     best found when unknown; None if no end of the game was reached), ``solution`` (the winning
     moves as text, or None), ``best_line`` (the moves to the score when not won), ``nodes`` and

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Hashable, Sequence
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from solver.protocol import Game
 from solver.result import SearchResult, Verdict
@@ -18,8 +17,7 @@ class IllegalLine(AssertionError):
     (so it is not a ValueError, which the command line would blame on the user)."""
 
 
-@dataclass(frozen=True)
-class Replay(Generic[State]):
+class Replay(NamedTuple, Generic[State]):
     """The outcome of replaying a line: the final state, or the first illegal move (1-based)."""
 
     final: State

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable
-from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from solver.errors import UserError
 
@@ -33,29 +32,35 @@ _FIXES = {
 }
 
 
-@dataclass(frozen=True)
-class Limits:
-    """Bounds on one search. ``None`` means unbounded; a limit given must be positive and finite
-    (NaN or infinity would silently mean no limit: leave the limit out for that)."""
+class _Bounds(NamedTuple):
+    """The fields of :class:`Limits`, which checks them as it is made."""
 
     max_nodes: int | None = None
     max_seconds: float | None = None
     max_memory: int | None = None
 
-    def __post_init__(self) -> None:
-        for name in ("max_nodes", "max_seconds", "max_memory"):
-            value = getattr(self, name)
+
+class Limits(_Bounds):
+    """Bounds on one search. ``None`` means unbounded; a limit given must be positive and finite
+    (NaN or infinity would silently mean no limit: leave the limit out for that)."""
+
+    __slots__ = ()
+
+    def __new__(
+        cls, max_nodes: int | None = None, max_seconds: float | None = None, max_memory: int | None = None
+    ) -> Limits:
+        for name, value in zip(_Bounds._fields, (max_nodes, max_seconds, max_memory)):
             if value is not None and not (math.isfinite(value) and value > 0):
                 option = "--" + name.replace("_", "-")
                 raise LimitError(f"{option} must be positive and finite, not {value}: {_FIXES[name]}")
+        return super().__new__(cls, max_nodes, max_seconds, max_memory)
 
 
 #: No limit at all: the default of every search.
 NO_LIMITS = Limits()
 
 
-@dataclass
-class Stats:
+class Stats(NamedTuple):
     """Counters of one search: states expanded, table size and memory, CPU seconds."""
 
     nodes: int = 0
@@ -67,8 +72,7 @@ class Stats:
     iterations: int = 0
 
 
-@dataclass(frozen=True)
-class SearchResult(Generic[Move]):
+class SearchResult(NamedTuple, Generic[Move]):
     """The answer. ``best_score`` is proven minimal unless the verdict is ``unknown``.
 
     ``solution`` holds the winning moves when won; ``best_line`` reaches ``best_score``.
@@ -80,7 +84,7 @@ class SearchResult(Generic[Move]):
     verdict: Verdict
     best_score: int
     best_line: tuple[Move, ...]
-    stats: Stats = field(compare=False)
+    stats: Stats
     limit: str | None = None
     least_cost_floor: int | None = None
 

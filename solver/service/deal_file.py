@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from rulesets.cards import Card, CardError, format_cards
@@ -75,8 +74,7 @@ def _positions(setup: Setup, lines: Iterable[str]) -> Iterator[FileLine]:
                 yield FileLine(number, None, None, error)
 
 
-@dataclass(frozen=True)
-class DealFile:
+class DealFile(NamedTuple):
     """The deals of a file a survey is run on: its name (for messages) and each deal as
     (line number, the cards written as ``format_cards`` writes them), in the file's order."""
 

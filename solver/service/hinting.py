@@ -4,8 +4,7 @@ score reachable after it), best first. Every line has been replayed through the 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from solver.analysis import analyse
 from solver.protocol import NO_SCORE
@@ -14,8 +13,7 @@ from solver.service.setup import Setup
 from solver.service.solving import line_texts
 
 
-@dataclass(frozen=True)
-class Hint:
+class Hint(NamedTuple):
     """One legal move: its text, the verdict and best score after it (None where no line from
     there reaches an end of the game), whether that score is proven, the limit that cut its
     search if one did, and the line after it that reaches the score (a win when won)."""

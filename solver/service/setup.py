@@ -6,8 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesets import find_game
 from rulesets.cards import Card
@@ -16,8 +15,7 @@ from rulesets.family import Family, OptionError, Ruleset
 from solver.result import Limits
 
 
-@dataclass(frozen=True)
-class Setup:
+class Setup(NamedTuple):
     """A game family with its variant and option values fixed, and the ruleset they build."""
 
     family: Family

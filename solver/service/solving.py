@@ -4,8 +4,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
 from rulesets.family import OptionError
@@ -25,8 +24,7 @@ def line_texts(game: Any, start: Any, line: Sequence[Any]) -> list[str]:
     return texts
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     """One solved deal or position: the search result (already replayed) and what it started from
     (``deal`` is None when the search started from a position)."""
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
 from rulesets.notation import MoveError
@@ -259,8 +258,7 @@ def _rules_difference(record: Record, setup: Setup) -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class Verification:
+class Verification(NamedTuple):
     """What replaying a line showed: the moves replayed, the first illegal move (why, in a line)
     if any, whether the game was won, the score reached (None before an end), and the first of
     the record's claims the moves do not bear out, if any."""
