@@ -441,7 +441,7 @@ FAMILIES = (
         ),
         options=_OPTIONS,
         variants=(
-            Variant("accordion", "moves optional, player deals or moves at will (rule card; Tarbart 1905)"),
+            Variant("accordion", "moves optional, player deals or moves at will (rule card; Tarbart 1905)", {}),
             Variant("idle-year", "compulsory, nearest (Dick 1883)", {"compulsory": True, "nearest": True}),
             Variant("parlett", "compulsory (Parlett 1979)", {"compulsory": True}),
             Variant(

@@ -324,6 +324,18 @@ class Amazons:
             bound = bounds.bound = RedealBound(self)
         return bound
 
+    def __getstate__(self) -> dict[str, Any]:
+        """The ruleset without its threads' redeal-bound caches (a thread-local cannot be pickled,
+        and a cache is only a cache), so that it, and a result holding it, crosses to another
+        process."""
+        state = self.__dict__.copy()
+        del state["_redeal_bounds"]
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._redeal_bounds = threading.local()
+
     # ----- notation ----------------------------------------------------------------------------
 
     def describe_move(self, state: AmazonsState, move: AmazonsMove) -> str:
@@ -512,7 +524,7 @@ FAMILIES = (
         ),
         options=_OPTIONS,
         variants=(
-            Variant("amazons", "Parlett's rules: gather left to right"),
+            Variant("amazons", "Parlett's rules: gather left to right", {}),
             Variant("amazons-dick", "Dick's rules: gather right to left", {"gather": RIGHT_TO_LEFT}),
             Variant(
                 "amazons-mms", "Morehead & Mott-Smith: a Queen may go up from any depot", {"queen_any_depot": True}

@@ -456,7 +456,7 @@ FAMILIES = (
         rules=_BARONESS_RULES,
         options=_OPTIONS,
         variants=(
-            Variant("baroness", "the rules as above: 5 piles, compulsory discards, Kings discarded in play"),
+            Variant("baroness", "the rules as above: 5 piles, compulsory discards, Kings discarded in play", {}),
             Variant(
                 "baroness-classic",
                 "the four Kings removed before the deal (Whitmore Jones 1890)",

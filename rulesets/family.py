@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from types import MappingProxyType
 from typing import Any, NamedTuple, Protocol, TypeVar
 
 from rulesets.cards import Card
@@ -97,11 +96,12 @@ class Option(NamedTuple):
 
 
 class Variant(NamedTuple):
-    """A named preset of option values (the options it does not name keep their defaults)."""
+    """A named preset of option values (the options it does not name keep their defaults; a
+    family's first variant, its default rules, usually names none: ``{}``)."""
 
     name: str
     summary: str
-    settings: Mapping[str, Any] = MappingProxyType({})
+    settings: Mapping[str, Any]
 
 
 class Family(NamedTuple):

@@ -719,7 +719,9 @@ FAMILIES = (
             + _OPEN_POSITION.format(first="QH", last="KH")
         ),
         options=_ROYAL_OPTIONS,
-        variants=(Variant("royal-marriage", "one or two cards between a matching pair (also Betrothal, Coquette)"),),
+        variants=(
+            Variant("royal-marriage", "one or two cards between a matching pair (also Betrothal, Coquette)", {}),
+        ),
         build=build_royal,
         arrange=_ROYAL_ENDS.arrange,
     ),
@@ -740,7 +742,7 @@ FAMILIES = (
             + _OPEN_POSITION.format(first="QH", last="JH")
         ),
         options=(),
-        variants=(Variant("queen-and-her-lad", "Mary Whitmore Jones (1892)"),),
+        variants=(Variant("queen-and-her-lad", "Mary Whitmore Jones (1892)", {}),),
         build=build_lad,
         arrange=_LAD_ENDS.arrange,
     ),
@@ -767,7 +769,7 @@ FAMILIES = (
             "'row: 7H 2C 3C 5H 7S'."
         ),
         options=_NIZHNI_OPTIONS,
-        variants=(Variant("nizhni-novgorod", "discards compulsory, no skill required (Standard Hoyle 1904)"),),
+        variants=(Variant("nizhni-novgorod", "discards compulsory, no skill required (Standard Hoyle 1904)", {}),),
         build=build_nizhni,
         arrange=_NIZHNI_ENDS.arrange,
     ),

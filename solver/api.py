@@ -28,7 +28,17 @@ if TYPE_CHECKING:
     from solver.service.hinting import Hint
     from solver.service.store import Row
 
-__all__ = ["Solved", "SurveyRows", "solve", "hint", "survey", "load_survey"]
+__all__ = ["Solved", "Hint", "SurveyRows", "solve", "hint", "survey", "load_survey"]
+
+
+def __getattr__(name: str) -> Any:
+    """``Hint``, the record :func:`hint` returns, imported when asked for: it needs the analysis
+    of moves, which only hints load."""
+    if name == "Hint":
+        from solver.service.hinting import Hint
+
+        return Hint
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Solved(NamedTuple):

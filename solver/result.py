@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Hashable
+from collections.abc import Hashable, Iterable
 from enum import StrEnum
-from typing import Generic, NamedTuple, TypeVar
+from typing import Any, Generic, NamedTuple, Self, TypeVar
 
 from solver.errors import UserError
 
@@ -55,6 +55,11 @@ class Limits(_Bounds):
                 raise LimitError(f"{option} must be positive and finite, not {value}: {_FIXES[name]}")
         return super().__new__(cls, max_nodes, max_seconds, max_memory)
 
+    @classmethod
+    def _make(cls, iterable: Iterable[Any]) -> Self:  # type: ignore[override]  # typeshed's is generic over the tuple
+        """Made through the constructor, so that ``_replace`` checks the values it puts in too."""
+        return cls(*iterable)
+
 
 #: No limit at all: the default of every search.
 NO_LIMITS = Limits()
@@ -78,7 +83,9 @@ class SearchResult(NamedTuple, Generic[Move]):
     ``solution`` holds the winning moves when won; ``best_line`` reaches ``best_score``.
     ``limit`` names the limit that stopped the search, if one did. ``least_cost_floor``, when a
     limit stopped the search for the cheapest win after a win was found, is a proven lower
-    bound on the cost of any win (the found line's cost is then not proven least).
+    bound on the cost of any win (the found line's cost is then not proven least). Equality
+    compares every field, the search's counters too: compare ``verdict``, ``best_score`` and
+    ``best_line`` to compare answers.
     """
 
     verdict: Verdict

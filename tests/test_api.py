@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import json
+import pickle
 from pathlib import Path
 
 import pytest
@@ -70,6 +71,7 @@ def test_errors_are_the_command_lines(call, argv) -> None:
 def test_hint_survey_and_load_survey(tmp_path: Path) -> None:
     lines = solver.hint("accordion", position="row: 9D 4S 5D 6H 2D QS AD AH 2H AC 9S 5S")
     assert [h.result for h in lines] == ["won", "won", "lost", "lost"] and lines[0].score == 1
+    assert all(isinstance(h, solver.api.Hint) for h in lines) and "Hint" in solver.api.__all__
     out = tmp_path / "s.sqlite"
     tally = solver.survey("thirteens", "1-20", out)
     assert tally.solved == 20
@@ -107,3 +109,18 @@ def test_html_replay_from_python_and_the_command_line(tmp_path: Path) -> None:
 def test_the_readme_example_runs() -> None:
     failures, tried = doctest.testfile(str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0
+
+
+def test_what_solve_returns_pickles_as_it_did_as_a_dataclass() -> None:
+    """Results cross process boundaries (a user's process pool): every preset's setup and a
+    solved deal pickle and come back equal in what they say."""
+    from rulesets import families
+    from solver.service.setup import Setup
+
+    for family in families().values():
+        for variant in family.variants:
+            setup = Setup.of(variant.name)
+            again = pickle.loads(pickle.dumps(setup))
+            assert (again.family.name, again.variant, again.settings) == (family.name, variant.name, setup.settings)
+    solved = solver.solve("accordion", seed=7)
+    assert pickle.loads(pickle.dumps(solved)).to_json() == solved.to_json()

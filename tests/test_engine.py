@@ -166,6 +166,8 @@ def test_the_node_limit_is_the_number_of_states_expanded(search):
 def test_limits_must_be_positive_and_finite_and_say_so_as_the_users_error(limits):
     with pytest.raises(LimitError, match=r"^--max-\w+ must be positive and finite, not .*: give e\.g\. --max-"):
         Limits(**limits)
+    with pytest.raises(LimitError):  # a changed copy is checked as a new one is
+        Limits(max_nodes=5)._replace(**limits)
     assert issubclass(LimitError, UserError)
 
 
