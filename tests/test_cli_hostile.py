@@ -3,6 +3,7 @@ code, never an internal error (found by trying every command by hand; see the h-
 
 from __future__ import annotations
 
+import errno
 import os
 import subprocess
 from pathlib import Path
@@ -24,7 +25,7 @@ def test_an_over_long_value_is_quoted_cut() -> None:
     assert ran.exit_code == 2
     assert (
         ran.stderr
-        == "patience: error: unknown variant 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA... (100001 characters)' of accordion; variants: accordion, idle-year, parlett, self-working\n"
+        == "patience: error: unknown variant 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA... (100000 characters)' of accordion; variants: accordion, idle-year, parlett, self-working\n"
     )
 
 
@@ -79,6 +80,10 @@ def test_completion_beside_a_file_name_that_is_not_utf8_prints_nothing(tmp_path:
             "option compulsory is given twice: give it once",
         ),
         (("solve", "accordion", "--seed", "7", "--variant", ""), "unknown variant '' of accordion"),
+        (
+            ("survey", "accordion", "--seeds", "1-2", "--out", "x.sqlite", "--progress", "--no-progress"),
+            "argument --progress/--no-progress: given twice: give --progress or --no-progress once",
+        ),
     ],
 )
 def test_a_value_given_twice_or_empty_is_refused(args: tuple[str, ...], message: str) -> None:
@@ -105,7 +110,7 @@ def test_a_value_given_twice_or_empty_is_refused(args: tuple[str, ...], message:
         (
             ("solve", "accordion", "--position", "-x"),
             "argument -p/--position: expected one argument; if its value begins with '-', write it with '=', "
-            "e.g. --deal=-x",
+            "e.g. --position=-x",
         ),
     ],
 )
@@ -173,3 +178,77 @@ def test_an_empty_deal_is_named_as_empty(args: tuple[str, ...], stdin: str) -> N
     ran = run_cli("solve", "accordion", *args, stdin=stdin)
     assert ran.exit_code == 2
     assert ran.stderr == "patience: error: the deal is empty: give its 52 cards in deal order, e.g. 'AS 7H ...'\n"
+
+
+@pytest.mark.parametrize(
+    "line, wanted",
+    [
+        ("patience solve accordion --seed ", set()),
+        ("patience solve accordion --option ", set()),
+        ("patience solve accordion --variant par", {"parlett"}),
+        ("patience solve accordion --file ", {"deals.txt"}),
+        ("patience report ", {"deals.txt"}),
+    ],
+)
+def test_completion_offers_file_names_only_where_a_file_goes(tmp_path: Path, line: str, wanted: set[str]) -> None:
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "deals.txt").touch()
+    words = tmp_path / "words"
+    environment = {**os.environ, "_ARGCOMPLETE": "1", "COMP_LINE": line, "COMP_POINT": str(len(line))}
+    environment["_ARGCOMPLETE_STDOUT_FILENAME"] = str(words)
+    done = subprocess.run(patience_command(), env=environment, cwd=here, capture_output=True, check=False)
+    assert done.returncode == 0, done.stderr
+    offered = {word.strip() for word in words.read_text().split("\v") if word.strip() and not word.startswith("-")}
+    assert offered == wanted
+
+
+def test_an_empty_scheduler_is_refused_not_taken_for_none(tmp_path: Path) -> None:
+    out = tmp_path / "s.sqlite"
+    ran = run_cli("survey", "accordion", "--seeds", "1-2", "--out", str(out), "--scheduler", "")
+    assert (ran.exit_code, ran.stderr) == (
+        2,
+        "patience: error: --scheduler '' is empty: give the scheduler's address, e.g. tcp://host:8786\n",
+    )
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (("report", "."), ". is a directory, not a survey file"),
+        (("report", "/"), "/ is a directory, not a survey file"),
+        (("report", ""), "argument survey: '' is an empty file name: give a file name"),
+        (("survey", "accordion", "--seeds", "1-2", "--out", ""), "argument --out: '' is an empty file name"),
+        (("solve", "accordion", "--seed", "1", "--html", ""), "argument --html: '' is an empty file name"),
+    ],
+)
+def test_a_directory_or_an_empty_name_is_named_as_such(args: tuple[str, ...], message: str) -> None:
+    ran = run_cli(*args)
+    assert ran.exit_code == 2 and ran.stderr.startswith(f"patience: error: {message}"), ran.stderr
+
+
+@pytest.mark.parametrize("option", ["--csv", "--json", "--plot", "--summary-csv", "--plot-cpu"])
+def test_an_empty_export_name_is_named_as_empty(tmp_path: Path, option: str) -> None:
+    out = tmp_path / "s.sqlite"
+    assert run_cli("survey", "accordion", "--seeds", "1-2", "--max-nodes", "10", "--out", str(out)).exit_code == 0
+    ran = run_cli("report", str(out), option, "")
+    assert (ran.exit_code, ran.stderr) == (2, f"patience: error: {option} '' is an empty file name: give a file name\n")
+
+
+def test_a_system_refusal_is_the_users_only_for_a_file_they_named(capsys: pytest.CaptureFixture[str]) -> None:
+    from solver.cli.errors import report
+
+    assert (
+        report(FileNotFoundError(errno.ENOENT, "No such file or directory", "/x/deals.txt"), named=["-f=/x/deals.txt"])
+        == 2
+    )
+    assert report(FileNotFoundError(errno.ENOENT, "No such file or directory", "/x/tables.bin"), named=["solve"]) == 70
+    assert report(OSError(errno.ENOSPC, "No space left on device")) == 2  # a write naming no file: standard output
+    assert report(OSError(errno.EACCES, "Permission denied")) == 70
+    lines = capsys.readouterr().err.splitlines()
+    assert (
+        lines[0]
+        == "patience: error: cannot use /x/deals.txt: No such file or directory; give a file in a directory that exists"
+    )
+    assert lines[1].startswith("patience: internal error: FileNotFoundError:")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -72,8 +73,9 @@ class Parser(argparse.ArgumentParser):
         )
 
     def error(self, message: str) -> NoReturn:
-        if message.endswith("expected one argument"):  # so argparse reads a value like '-x' or '-5x'
-            message += "; if its value begins with '-', write it with '=', e.g. --deal=-x"
+        refused = re.match(r"argument (?:\S+/)?(--[\w-]+): expected one argument$", message)
+        if refused:  # so argparse reads a value like '-x' or '-5x'
+            message += f"; if its value begins with '-', write it with '=', e.g. {refused[1]}=-x"
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
     def _print_message(self, message: str, file: Any = None) -> None:
@@ -181,4 +183,4 @@ def run(args: Sequence[str]) -> int:
     except Finished as finished:
         return finished.code
     except (Exception, KeyboardInterrupt) as error:  # noqa: BLE001 - each ending told as report says
-        return report(error, debug=debug)
+        return report(error, debug=debug, named=args)

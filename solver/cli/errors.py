@@ -11,6 +11,7 @@ import errno
 import os
 import re
 import sys
+from collections.abc import Sequence
 from enum import IntEnum
 
 from solver.errors import UserError
@@ -35,6 +36,8 @@ SYSTEM_REFUSALS = {
     errno.EISDIR: "give a file name, not a directory",
     errno.ELOOP: "give a name without a loop of links",
 }
+#: The refusals a write to a stream meets (the others are about a file's name or permissions).
+_WRITE_REFUSALS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 
 
 class ExitCode(IntEnum):
@@ -61,12 +64,13 @@ def one_line(text: str) -> str:
     """``text`` on a single line, each over-long word cut (a message must stay one readable line,
     whatever it quotes)."""
     line = " ".join(part.strip() for part in str(text).splitlines() if part.strip())
-    return re.sub(rf"(\S{{{LONGEST_WORD + 1},}}?)([:;,.'\")]*)(?=\s|$)", _cut, line)
+    return re.sub(rf"(['\"]?)(\S{{{LONGEST_WORD + 1},}}?)([:;,.'\")\]]*)(?=\s|$)", _cut, line)
 
 
 def _cut(word: re.Match[str]) -> str:
-    """An over-long word: its start and its length, then the punctuation that ended it."""
-    return f"{word[1][:40]}... ({len(word[1])} characters){word[2]}"
+    """An over-long word: the quote that opened it, its start and its length (the quotes not
+    counted), then the punctuation that ended it."""
+    return f"{word[1]}{word[2][:40]}... ({len(word[2])} characters){word[3]}"
 
 
 def say(message: str) -> None:
@@ -84,8 +88,10 @@ def debugging() -> bool:
     return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")
 
 
-def report(error: BaseException, debug: bool = False) -> int:
-    """Say what ``error`` means to the user in one line, and return the exit code it calls for."""
+def report(error: BaseException, debug: bool = False, named: Sequence[str] = ()) -> int:
+    """Say what ``error`` means to the user in one line, and return the exit code it calls for.
+    ``named``: the command line's words, so that a file the system refuses counts as bad input
+    only if the user named it."""
     if isinstance(error, KeyboardInterrupt):
         return interrupted()
     if isinstance(error, BrokenPipeError):
@@ -93,9 +99,9 @@ def report(error: BaseException, debug: bool = False) -> int:
     if isinstance(error, UserError):
         say(f"patience: error: {error}")
         return ExitCode.BAD_INPUT
-    if isinstance(error, OSError) and error.errno in SYSTEM_REFUSALS:
-        where = "standard output" if error.filename is None else os.fsdecode(error.filename)
-        say(f"patience: error: cannot use {where}: {error.strerror}; {SYSTEM_REFUSALS[error.errno]}")
+    refused = _refused(error, named) if isinstance(error, OSError) else None
+    if refused is not None:
+        say(f"patience: error: {refused}")
         return ExitCode.BAD_INPUT
     if debug or debugging():
         import traceback  # here, not at the top: loading it took about 0.7 ms of every start
@@ -104,6 +110,23 @@ def report(error: BaseException, debug: bool = False) -> int:
     hint = "" if debug or debugging() else f"; rerun with --debug or {DEBUG_VARIABLE}=1 for the traceback"
     say(f"patience: internal error: {type(error).__name__}: {error} (a bug: please report it{hint})")
     return ExitCode.INTERNAL
+
+
+def _refused(error: OSError, named: Sequence[str]) -> str | None:
+    """What the system refused (a full disk, too long a name, no permission, ...) and its fix, when
+    it refused standard output or a file the user named; None otherwise: an error of another kind,
+    or about another file, is a bug, not the user's doing."""
+    fix = SYSTEM_REFUSALS.get(error.errno or 0)
+    if fix is None:
+        return None
+    if error.filename is None:  # a write that names no file: standard output, the one stream written
+        if error.errno not in _WRITE_REFUSALS:
+            return None
+        return f"cannot use standard output: {error.strerror}; {fix}"
+    name = os.fsdecode(error.filename)
+    if not any(name in (word, word.partition("=")[2]) for word in named):
+        return None
+    return f"cannot use {name}: {error.strerror}; {fix}"
 
 
 def interrupted() -> int:

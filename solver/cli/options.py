@@ -28,7 +28,7 @@ class Argument(NamedTuple):
     help: str
     reader: Reader | None = None
     #: argparse's action: None stores the value (given once: :class:`Once`); "append" (repeatable),
-    #: "store_true" (a switch), or an Action class such as ``argparse.BooleanOptionalAction`` (``--x/--no-x``).
+    #: "store_true" (a switch), or an Action class such as :class:`OnceEither` (``--x/--no-x``).
     action: str | type[argparse.Action] | None = None
     required: bool = False
     nargs: str | None = None
@@ -53,10 +53,13 @@ class Argument(NamedTuple):
             action = parser.add_argument(*self.flags, dest=self.dest, required=self.required, **settings)
         else:
             action = parser.add_argument(self.dest, **settings)
+        # argcomplete asks an action's ``completer`` attribute for the words that fit; without one
+        # it offers file names, which only a file argument (read as a path, or a FILE) takes.
         if self.completions is not None:
             completions = self.completions
-            # argcomplete asks an action's ``completer`` attribute for the words that fit.
             action.completer = lambda **_: completions()  # type: ignore[attr-defined]
+        elif self.action in (None, "append") and self.reader is not path and self.metavar != "FILE":
+            action.completer = lambda **_: []  # type: ignore[attr-defined]
 
 
 class Once(argparse.Action):
@@ -68,6 +71,16 @@ class Once(argparse.Action):
             given = getattr(namespace, self.dest)
             raise argparse.ArgumentError(self, f"given twice ({given} and {values}): give it once")
         setattr(namespace, self.dest, values)
+
+
+class OnceEither(argparse.BooleanOptionalAction):
+    """``--x`` or ``--no-x``, refusing a second: of ``--progress --no-progress``, which was meant
+    is not for the command to guess."""
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, *rest: Any) -> None:
+        if hasattr(namespace, self.dest):  # nothing has a default in the namespace (SUPPRESS)
+            raise argparse.ArgumentError(self, f"given twice: give {' or '.join(self.option_strings)} once")
+        super().__call__(parser, namespace, *rest)
 
 
 def switch(flag: str, dest: str, help: str) -> Argument:
@@ -91,6 +104,8 @@ def path(text: str) -> Path:
     installed (not editable) package."""
     from pathlib import Path
 
+    if not text:  # Path("") is the current directory, which no option means
+        raise argparse.ArgumentTypeError("'' is an empty file name: give a file name")
     return Path(text)
 
 
@@ -103,7 +118,9 @@ def game_names() -> list[str]:
 
 
 GAME = Argument((), "game", "A game or variant name.", completions=game_names)
-VARIANT = Argument(("-v", "--variant"), "variant", "A named preset of the game's options.", metavar="NAME")
+VARIANT = Argument(
+    ("-v", "--variant"), "variant", "A named preset of the game's options.", metavar="NAME", completions=game_names
+)
 OPTIONS = Argument(
     ("-o", "--option"), "option", "Set one option: name=value (repeatable).", action="append", metavar="NAME=VALUE"
 )

@@ -1,8 +1,8 @@
 """The commands about one game and its deals: games, describe, deal, solve and verify.
 
-Each command imports the services it uses when it runs, not when this module loads: every
-command line builds every command's parser, so what one command imports at the top of its
-module, all of them pay for (see benchmarks/startup.py).
+Each command imports the services it uses when it runs, not when this module loads: the command
+line imports every command's module (for their declarations), so what one command imports at
+the top of its module, all of them pay for (see benchmarks/startup.py).
 """
 
 from __future__ import annotations

@@ -4,12 +4,11 @@ they run (see :mod:`solver.cli.solve`)."""
 
 from __future__ import annotations
 
-import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from solver.cli.errors import ExitCode, UsageError, say
-from solver.cli.options import GAME, LIMITS, RULES, Argument, Command, path
+from solver.cli.options import GAME, LIMITS, RULES, Argument, Command, OnceEither, path
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -54,6 +53,8 @@ def survey_command(
         raise UsageError("give exactly one of --seeds or --file" + (" (got both)" if seeds is not None else ""))
     if str(out) == "-":  # '-' is standard input or output everywhere else: never a file so named
         raise UsageError("--out -: a survey is a SQLite file, not standard output: name it, e.g. --out survey.sqlite")
+    if scheduler == "":  # would silently mean the local pool
+        raise UsageError("--scheduler '' is empty: give the scheduler's address, e.g. tcp://host:8786")
     worker_count(jobs)
     spans = None if seeds is None else parse_seeds(seeds)
     spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory))
@@ -181,7 +182,7 @@ COMMANDS = (
                 ("--progress",),
                 "progress",
                 "Show a progress bar (default: only on a terminal, not under CI).",
-                action=argparse.BooleanOptionalAction,
+                action=OnceEither,
             ),
         ),
     ),

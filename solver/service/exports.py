@@ -54,6 +54,8 @@ def check_targets(sources: Sequence[Path], targets: dict[str, str | None]) -> No
     for option, target in targets.items():
         if target is None or target == "-":
             continue
+        if not target:
+            raise SurveyError(f"{option} '' is an empty file name: give a file name")
         path = Path(target)
         found, parent = status(path), status(path.parent)
         if any(_same_file(path, given) for given in inputs):

@@ -461,7 +461,10 @@ def status(path: Path) -> os.stat_result | None:
 
 
 def side_files(path: Path) -> tuple[Path, ...]:
-    """The files SQLite keeps beside a database: its write-ahead log, shared memory and journal."""
+    """The files SQLite keeps beside a database: its write-ahead log, shared memory and journal
+    (none beside a name such as ``/`` or ``.``, a directory, which is refused as one)."""
+    if not path.name:
+        return ()
     return tuple(path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal"))
 
 
