@@ -322,6 +322,24 @@ def test_sealed_floors_are_never_reached(deal, piles, compulsory, rng):
         state, model = game.apply(state, moves[text]), brute.successors(model)[text]
 
 
+@settings(max_examples=200)
+@given(small_deals(max_size=12), st.integers(1, 3), FLAGS, st.randoms(use_true_random=False))
+def test_the_bound_never_exceeds_the_fewest_cards_left(deal, piles, options, rng):
+    """Along a random line of play, each layout's lower bound is at most the fewest cards left at
+    any end the brute force reaches from it (grace cards, now or to come, included)."""
+    game = Baroness(piles, *options)
+    brute = BruteBaroness(deal, piles, *options)
+    state, model = game.start(deal), brute.start()
+    for _ in range(30):
+        fewest = min(brute.left(layout) for layout in reachable(brute, model) if brute.over(layout))
+        assert game.lower_bound(state) <= fewest
+        moves = engine_texts(game, state)
+        if not moves:
+            break
+        text = rng.choice(sorted(moves))
+        state, model = game.apply(state, moves[text]), brute.successors(model)[text]
+
+
 @settings(max_examples=120)
 @given(st.sampled_from([frozenset({"suits"}), ALL]), small_deals(max_size=9), st.integers(1, 3), FLAGS)
 def test_layouts_sharing_a_key_have_the_same_minimum(reductions, deal, piles, options):
