@@ -1,4 +1,4 @@
-"""baroness-pysol over PySolFC deals 1..N, without and with the sealed reduction, side by side.
+"""baroness-pysol over PySolFC deals 1..N, without and with one reduction (default suits), side by side.
 
 Each deal is solved by both searches in turn (same process, one job, so CPU times compare
 fairly on a shared machine), every reported line replayed through the rules. Per search: won /
@@ -6,7 +6,7 @@ lost / unknown, CPU seconds per deal (mean, max), states per CPU second, the mos
 deal took and the largest transposition table; then the ratio of the two searches' CPU seconds
 and states over the deals both decided, and any deal on which their verdicts or scores differ.
 
-    python benchmarks/baroness_pysol.py --seeds 1-200 --max-seconds 30
+    python benchmarks/baroness_pysol.py --seeds 1-200 --max-seconds 30 --reduction suits
 
 (The searches alternate deal by deal, so a busy machine slows both alike.)
 """
@@ -18,15 +18,12 @@ import sys
 from typing import NamedTuple
 
 from rulesets import families
-from rulesets.baroness import Baroness
+from rulesets.baroness import ALL_REDUCTIONS, Baroness
 from solver.errors import UserError
 from solver.replay import checked
 from solver.result import Limits, Verdict
 from solver.search import depth_first
 from solver.service.seeds import parse_seeds
-
-PLAIN = frozenset({"kings", "balanced", "idle"})
-SEARCHES = {"without sealed": PLAIN, "with sealed": PLAIN | {"sealed"}}
 
 
 class Solved(NamedTuple):
@@ -74,6 +71,12 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="1-200", help="PySolFC game numbers, e.g. 1-200 (default 1-200)")
     parser.add_argument("--max-seconds", type=float, default=30.0, help="CPU seconds at most per search (default 30)")
+    parser.add_argument(
+        "--reduction",
+        choices=sorted(ALL_REDUCTIONS),
+        default="suits",
+        help="the reduction compared: every reduction but it, then every one (default suits)",
+    )
     args = parser.parse_args(argv)
     try:
         seeds = [seed for span in parse_seeds(args.seeds) for seed in range(span[0], span[1] + 1)]
@@ -82,9 +85,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"baroness_pysol: error: {error}", file=sys.stderr)
         return 2
     print(f"baroness-pysol, seeds {args.seeds} ({len(seeds)} deals), at most {args.max_seconds} CPU s per search")
-    runs: dict[str, list[Solved]] = {label: [] for label in SEARCHES}
+    searches = {
+        f"without {args.reduction}": ALL_REDUCTIONS - {args.reduction},
+        f"with {args.reduction}": ALL_REDUCTIONS,
+    }
+    runs: dict[str, list[Solved]] = {label: [] for label in searches}
     for seed in seeds:
-        for label, reductions in SEARCHES.items():
+        for label, reductions in searches.items():
             runs[label].append(solve(seed, reductions, limits))
     for label, found in runs.items():
         report(label, found)

@@ -23,6 +23,13 @@ on top of a pile or a grace card), and
     pile can ever be emptied, the cards beneath each pile's topmost card that no line can
     discard are never reached: layouts differing only there (in the cards, not their number)
     share a key. See :mod:`rulesets.baroness_sealed`.
+``suits``
+    (A key.) The rules look at values only, never at suits: layouts that differ only in which
+    card of a rank lies where (in the piles and among the grace cards, the stock being the same)
+    are one game, any line of one played on the other with each card renamed to the card of its
+    rank in the same place (the renaming can fix the stock's cards and extends to a
+    rank-preserving renaming of the deck, which keeps every move legal and every count). Keys
+    write ranks instead of cards. It composes with ``sealed``: the floors depend on ranks only.
 """
 
 from __future__ import annotations
@@ -66,7 +73,10 @@ from rulesets.pairs import (
 from rulesets.picture import Picture, Place, changed_places
 from solver.protocol import NO_SCORE
 
-_ALL_REDUCTIONS = frozenset({"kings", "balanced", "idle", "sealed"})
+#: Every reduction a Baroness search may use (all of them unless told otherwise; see above).
+ALL_REDUCTIONS = frozenset({"kings", "balanced", "idle", "sealed", "suits"})
+#: Maps a card code's byte to its rank (1..13) and every other byte to itself (the ``suits`` key).
+_RANK_BYTES = bytes(RANK) + bytes(range(52, 256))
 #: How many stocks' futures (see Baroness._futures) a game keeps: a search meets one deal's stocks.
 _FUTURES_KEPT = 64
 
@@ -107,11 +117,11 @@ class Baroness:
         kings_first: bool = False,
         spaces: bool = False,
         beneath: bool = False,
-        reductions: frozenset[str] | set[str] = _ALL_REDUCTIONS,
+        reductions: frozenset[str] | set[str] = ALL_REDUCTIONS,
     ) -> None:
         if piles < 1:
             raise ValueError(f"Baroness needs at least one pile, not {piles}")
-        unknown = set(reductions) - _ALL_REDUCTIONS
+        unknown = set(reductions) - ALL_REDUCTIONS
         if unknown:
             raise ValueError(f"unknown reduction(s): {', '.join(sorted(unknown))}")
         self.piles = piles
@@ -123,6 +133,8 @@ class Baroness:
         self.reduce_balanced = "balanced" in reductions
         self.reduce_idle = "idle" in reductions
         self.reduce_sealed = "sealed" in reductions and spaces and not beneath
+        # (``suits``) the byte table a key's cards go through: to their ranks, or kept as codes
+        self._cards_table = _RANK_BYTES if "suits" in reductions else bytes(range(256))
         self._futures_seen: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
         self._space_moves = tuple(tuple(ToSpace(code, pile) for pile in range(piles)) for code in range(52))
 
@@ -244,7 +256,8 @@ class Baroness:
         """While cards remain in the stock, each pile's place matters (it decides which cards
         land on it); once the stock is empty the piles are interchangeable and are sorted, and
         without ``spaces`` a lone card on a pile is the same as a grace card. (Byte 0xFE marks a
-        key with stock, 0xFD one without, 0xFF separates piles; card codes are below 52.)
+        key with stock, 0xFD one without, 0xFF separates piles; card codes are below 52.) Under
+        ``suits`` the cards are written as their ranks (1..13), grace cards sorted by rank.
 
         The stock is keyed by its length: every state a search meets descends from its one start,
         whose stock it holds a suffix of, so the length says which (two positions written by hand
@@ -255,13 +268,15 @@ class Baroness:
             sealed = self._sealed_key(state)
             if sealed is not None:
                 return sealed
+        table = self._cards_table
         if stock:
-            return b"\xff".join(map(bytes, piles)) + bytes((0xFE, len(stock)))
+            return b"\xff".join(map(bytes, piles)).translate(table) + bytes((0xFE, len(stock)))
         if self.spaces:
-            return b"\xff".join(map(bytes, sorted(piles))) + b"\xfd" + bytes(grace)
-        singles = sorted(grace + tuple(pile[0] for pile in piles if len(pile) == 1))
-        deep = sorted(pile for pile in piles if len(pile) > 1)
-        return b"\xff".join(map(bytes, deep)) + b"\xfd" + bytes(singles)
+            sorted_piles = sorted(bytes(pile).translate(table) for pile in piles)
+            return b"\xff".join(sorted_piles) + b"\xfd" + _sorted(grace, table)
+        singles = _sorted(grace + tuple(pile[0] for pile in piles if len(pile) == 1), table)
+        deep = sorted(bytes(pile).translate(table) for pile in piles if len(pile) > 1)
+        return b"\xff".join(deep) + b"\xfd" + singles
 
     def floors(self, state: BaronessLayout) -> list[int] | None:
         """Per pile, the index of its floor, the topmost card no line can discard, or None when
@@ -279,11 +294,12 @@ class Baroness:
         if depths is None:
             return None
         piles, grace, stock, _ = state
-        parts = [bytes(pile[depth + 1 :]) for pile, depth in zip(piles, depths)]
+        table = self._cards_table
+        parts = [bytes(pile[depth + 1 :]).translate(table) for pile, depth in zip(piles, depths)]
         if not stock:
             parts.sort()
         buried = sum(depths) + len(piles)
-        return b"\xff".join(parts) + b"\xfc" + bytes(grace) + bytes((0xFC, buried, len(stock)))
+        return b"\xff".join(parts) + b"\xfc" + _sorted(grace, table) + bytes((0xFC, buried, len(stock)))
 
     def _futures(self, stock: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
         """Per pile, the stock cards still to be dealt onto it; per layer (after 0, 1, ... of
@@ -394,6 +410,11 @@ class Baroness:
 
     def touched(self, state: BaronessLayout, move: BaronessMove) -> frozenset[str]:
         return changed_places(self.picture(state), self.picture(self.apply(state, move)))
+
+
+def _sorted(cards: tuple[int, ...], table: bytes) -> bytes:
+    """``cards`` through ``table`` (see Baroness.key), sorted."""
+    return bytes(sorted(bytes(cards).translate(table)))
 
 
 _OPTIONS = (

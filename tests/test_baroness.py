@@ -29,7 +29,7 @@ RANK_GROUPS = [(1, 12), (2, 11), (3, 10), (4, 9), (5, 8), (6, 7), (13,)]
 OPTION_COMBOS = list(itertools.product([False, True], repeat=4))  # compulsory, kings_first, spaces, beneath
 FLAGS = st.tuples(*[st.booleans()] * 4)  # the same four options, drawn
 NONE: frozenset[str] = frozenset()
-ALL = frozenset({"kings", "balanced", "idle", "sealed"})
+ALL = frozenset({"kings", "balanced", "idle", "sealed", "suits"})
 
 
 @st.composite
@@ -322,10 +322,53 @@ def test_sealed_floors_are_never_reached(deal, piles, compulsory, rng):
         state, model = game.apply(state, moves[text]), brute.successors(model)[text]
 
 
+@settings(max_examples=200)
+@given(small_deals(max_size=12), st.integers(1, 3), FLAGS, st.randoms(use_true_random=False))
+def test_the_bound_never_exceeds_the_fewest_cards_left(deal, piles, options, rng):
+    """Along a random line of play, each layout's lower bound is at most the fewest cards left at
+    any end the brute force reaches from it (grace cards, now or to come, included)."""
+    game = Baroness(piles, *options)
+    brute = BruteBaroness(deal, piles, *options)
+    state, model = game.start(deal), brute.start()
+    for _ in range(30):
+        fewest = min(brute.left(layout) for layout in reachable(brute, model) if brute.over(layout))
+        assert game.lower_bound(state) <= fewest
+        moves = engine_texts(game, state)
+        if not moves:
+            break
+        text = rng.choice(sorted(moves))
+        state, model = game.apply(state, moves[text]), brute.successors(model)[text]
+
+
+@settings(max_examples=120)
+@given(st.sampled_from([frozenset({"suits"}), ALL]), small_deals(max_size=9), st.integers(1, 3), FLAGS)
+def test_layouts_sharing_a_key_have_the_same_minimum(reductions, deal, piles, options):
+    """Every layout reachable from a deal, grouped by its key under ``suits`` (alone, and with
+    the other reductions): within each group the fewest cards left (searched from each layout
+    without reductions) is the same."""
+    keyed = Baroness(piles, *options, reductions=reductions)
+    plain = Baroness(piles, *options, reductions=NONE)
+    start = plain.start(deal)
+    seen, todo = {start}, [start]
+    while todo:
+        state = todo.pop()
+        for move in plain.moves(state):
+            child = plain.apply(state, move)
+            if child not in seen:
+                seen.add(child)
+                todo.append(child)
+    groups: dict[bytes, list[object]] = {}
+    for state in seen:
+        groups.setdefault(keyed.key(state), []).append(state)
+    for members in groups.values():
+        if len(members) > 1:
+            assert len({solve(plain, state).best_score for state in members}) == 1
+
+
 def test_sealed_layouts_share_a_key():
     # piles 6C 7C / 2S JS and 6D 7D / 2H JH (no stock): each top's only partner lies beneath it,
     # so nothing ever moves and four cards stay; the cards differ, the game does not
-    game = Baroness(piles=2, compulsory=False, spaces=True)
+    game = Baroness(piles=2, compulsory=False, spaces=True, reductions={"sealed"})
     plain = Baroness(piles=2, compulsory=False, spaces=True, reductions=NONE)
     one, other = (game.apply(game.start(parse_cards(cards)), DEAL) for cards in ("6C 2S 7C JS", "6D 2H 7D JH"))
     assert game.floors(one) == [1, 1]
