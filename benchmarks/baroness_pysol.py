@@ -18,7 +18,7 @@ import sys
 from typing import NamedTuple
 
 from rulesets import families
-from rulesets.baroness import ALL_REDUCTIONS, Baroness
+from rulesets.baroness import ALL_REDUCTIONS, build_baroness
 from solver.errors import UserError
 from solver.replay import checked
 from solver.result import Limits, Verdict
@@ -40,13 +40,7 @@ class Solved(NamedTuple):
 def solve(seed: int, reductions: frozenset[str], limits: Limits) -> Solved:
     """Deal ``seed`` of baroness-pysol solved with ``reductions``."""
     family = families()["baroness"]
-    settings = dict(family.settings("baroness-pysol"))
-    game = Baroness(
-        piles=int(settings["piles"]),
-        compulsory=bool(settings["compulsory"]),
-        spaces=bool(settings["spaces"]),
-        reductions=reductions,
-    )
+    game = build_baroness(family.settings("baroness-pysol"), reductions)
     start = game.start(family.seeded_deal(seed))
     result = checked(game, start, depth_first(game, start, limits))
     stats = result.stats
@@ -79,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     try:
-        seeds = [seed for span in parse_seeds(args.seeds) for seed in range(span[0], span[1] + 1)]
+        seeds = [seed for low, high in parse_seeds(args.seeds) for seed in range(low, high + 1)]
         limits = Limits(max_seconds=args.max_seconds)
     except UserError as error:
         print(f"baroness_pysol: error: {error}", file=sys.stderr)

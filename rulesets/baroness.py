@@ -435,13 +435,16 @@ _OPTIONS = (
 )
 
 
-def build_baroness(settings: Mapping[str, Any]) -> Baroness:
+def build_baroness(settings: Mapping[str, Any], reductions: frozenset[str] = ALL_REDUCTIONS) -> Baroness:
+    """The ruleset of these option values; ``reductions`` names the sound reductions the search
+    uses (all of them, but for a benchmark or test comparing a search without some)."""
     return Baroness(
         piles=int(settings["piles"]),
         compulsory=bool(settings["compulsory"]),
         kings_first=bool(settings["kings_first"]),
         spaces=bool(settings["spaces"]),
         beneath=bool(settings["beneath"]),
+        reductions=reductions,
     )
 
 
