@@ -47,6 +47,25 @@ class RedealBound:
         self._queen_any = game.queen_any_depot
         self._gather_order = game.gather_order
         self._by_passes = not (game.any_suit or game.skip_complete)
+        # Tables for _left_under_place, which runs for every column of every layout looked at:
+        # a card is compared with the place's next card code and looked up as always playable or
+        # not, instead of reading its level and suit each time (that function's time under
+        # cProfile, deal 1 of amazons-mms: 3.7 s -> 3.1 s of 21 s).
+        #: free[card]: an Ace or a queen_any_depot Queen, which may go up from any column.
+        self._free = bytes(
+            self._level[card] == 0 or (self._queen_any and self._level[card] == self._top_level) for card in range(52)
+        )
+        #: Per suit, its card codes in foundation order, then -1 (what a complete place wants).
+        self._chains = tuple(
+            tuple(
+                sorted(
+                    (card for card in range(52) if SUIT[card] == suit and self._level[card] >= 0),
+                    key=self._level.__getitem__,
+                )
+            )
+            + (-1,)
+            for suit in range(4)
+        )
         #: Per pass-start layout, (the highest bound shown reached, the lowest shown missed).
         self._cache: dict[bytes, tuple[int, int]] = {}
         self._cache_bytes = 0
@@ -259,17 +278,18 @@ class RedealBound:
         up every card any line of play can take from it this pass: taking a card earlier never
         stops a later take.
         """
-        level, top, queen_any = self._level, self._top_level, self._queen_any
-        suit, wanted = SUIT[place[0]], len(place)
+        free, chain = self._free, self._chains[SUIT[place[0]]]
+        wanted = len(place)
+        want = chain[wanted]  # the place's next card (-1 when complete)
         pile = list(depot)
         index, end = len(depot), len(column)
         while True:
             while pile:
                 card = pile[-1]
-                card_level = level[card]
-                if card_level == wanted and SUIT[card] == suit:
+                if card == want:
                     wanted += 1
-                elif card_level and not (queen_any and card_level == top):
+                    want = chain[wanted]
+                elif not free[card]:
                     break
                 pile.pop()
             if index == end:
