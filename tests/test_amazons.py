@@ -211,6 +211,20 @@ def test_the_redeal_bound_reaches_past_four_when_asked():
     assert small.approximate_bytes() <= sys.getsizeof(small._cache) + 20_000
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(variant=st.sampled_from(["amazons", "amazons-mms"]), seed=st.integers(1, 10**6), data=st.data())
+def test_the_look_ahead_learnt_by_group_changes_no_bound(variant, seed, data):
+    """Along random walks through a full deal, a bound that has learnt from every state before
+    (its look-ahead cached by group, see RedealBound._group_key) gives each state the bound a
+    fresh one gives it."""
+    game = variant_game(variant)
+    learnt = RedealBound(game)
+    start = game.start(FAMILY.seeded_deal(seed))
+    for _ in range(3):
+        for state, _ in walk(game, start, data.draw(st.lists(st.integers(0, 9), min_size=20, max_size=60))):
+            assert learnt(state) == RedealBound(game)(state)
+
+
 class Unbounded(Amazons):
     """Amazons searched with no lower bound."""
 
