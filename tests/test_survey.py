@@ -33,7 +33,7 @@ from solver.service.seeds import MAX_SURVEY_SEED, parse_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
 from solver.service.stats import wilson
-from solver.service.store import Store
+from solver.service.store import Store, side_files
 from solver.service.survey import SurveySpec, run_survey
 
 GAME, VARIANT, NODES = SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES
@@ -126,7 +126,19 @@ def _children(pid: int) -> list[int]:
 
 
 def _start_and_stop(out: Path, how: int) -> tuple[subprocess.Popen, int, list[int]]:
-    """Start the survey in a subprocess with two workers; send it ``how`` once some rows are stored."""
+    """Start the survey in a subprocess with two workers; send it ``how`` once some rows are stored.
+    On a loaded machine the run may end before the signal is sent: then it is run again, from a
+    fresh file, up to three times."""
+    for _ in range(3):
+        process, stored, workers = _start_and_stop_once(out, how)
+        if process.returncode != 0:
+            return process, stored, workers
+        for name in (out, *side_files(out)):
+            name.unlink(missing_ok=True)
+    raise AssertionError("the survey ended each time before it could be stopped")
+
+
+def _start_and_stop_once(out: Path, how: int) -> tuple[subprocess.Popen, int, list[int]]:
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     process = subprocess.Popen(
         [sys.executable, "-c", SCRIPT, *survey_args(out, SEEDS, "--jobs", "2")],
@@ -148,6 +160,9 @@ def _start_and_stop(out: Path, how: int) -> tuple[subprocess.Popen, int, list[in
                 break
         time.sleep(0.01)
     workers = _children(process.pid) if Path("/proc").is_dir() else []
+    if process.poll() is not None:  # it ended before the signal could stop it
+        process.wait(30)
+        return process, stored, workers
     process.send_signal(how)
     process.wait(30)
     assert 0 < stored < 150, "the run should have been stopped part way"
