@@ -9,7 +9,7 @@ from collections import Counter
 
 import pytest
 from brute.baroness import BruteBaroness, BruteThirteens, follow
-from helpers import PYSOL_DEAL_1, random_play, solve, states_along
+from helpers import PYSOL_DEAL_1, random_play, reachable_states, solve, states_along
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -300,6 +300,19 @@ def reachable(brute, start):
     return seen
 
 
+def lockstep(game, brute, deal, rng, steps=30):
+    """A random line of play from ``deal``, as (layout, the brute force's layout) pairs: each move
+    made in the ruleset and in the brute force alike."""
+    state, model = game.start(deal), brute.start()
+    for _ in range(steps):
+        yield state, model
+        moves = engine_texts(game, state)
+        if not moves:
+            return
+        text = rng.choice(sorted(moves))
+        state, model = game.apply(state, moves[text]), brute.successors(model)[text]
+
+
 @settings(max_examples=150)
 @given(small_deals(max_size=12), st.integers(1, 3), st.booleans(), st.randoms(use_true_random=False))
 def test_sealed_floors_are_never_reached(deal, piles, compulsory, rng):
@@ -308,18 +321,12 @@ def test_sealed_floors_are_never_reached(deal, piles, compulsory, rng):
     (the floor is never discarded nor moved, nor anything beneath it)."""
     game = Baroness(piles, compulsory, spaces=True, reductions=NONE)
     brute = BruteBaroness(deal, piles, compulsory, False, True, False)
-    state, model = game.start(deal), brute.start()
-    for _ in range(30):
+    for state, model in lockstep(game, brute, deal, rng):
         depths = game.floors(state)
         if depths is not None:
             kept = [names(pile[: depth + 1]) for pile, depth in zip(state.piles, depths)]
             for layout in reachable(brute, model):
                 assert all(list(pile[: len(base)]) == base for pile, base in zip(layout[0], kept))
-        moves = engine_texts(game, state)
-        if not moves:
-            break
-        text = rng.choice(sorted(moves))
-        state, model = game.apply(state, moves[text]), brute.successors(model)[text]
 
 
 @settings(max_examples=200)
@@ -329,15 +336,9 @@ def test_the_bound_never_exceeds_the_fewest_cards_left(deal, piles, options, rng
     any end the brute force reaches from it (grace cards, now or to come, included)."""
     game = Baroness(piles, *options)
     brute = BruteBaroness(deal, piles, *options)
-    state, model = game.start(deal), brute.start()
-    for _ in range(30):
+    for state, model in lockstep(game, brute, deal, rng):
         fewest = min(brute.left(layout) for layout in reachable(brute, model) if brute.over(layout))
         assert game.lower_bound(state) <= fewest
-        moves = engine_texts(game, state)
-        if not moves:
-            break
-        text = rng.choice(sorted(moves))
-        state, model = game.apply(state, moves[text]), brute.successors(model)[text]
 
 
 @settings(max_examples=120)
@@ -348,17 +349,8 @@ def test_layouts_sharing_a_key_have_the_same_minimum(reductions, deal, piles, op
     without reductions) is the same."""
     keyed = Baroness(piles, *options, reductions=reductions)
     plain = Baroness(piles, *options, reductions=NONE)
-    start = plain.start(deal)
-    seen, todo = {start}, [start]
-    while todo:
-        state = todo.pop()
-        for move in plain.moves(state):
-            child = plain.apply(state, move)
-            if child not in seen:
-                seen.add(child)
-                todo.append(child)
     groups: dict[bytes, list[object]] = {}
-    for state in seen:
+    for state in reachable_states(plain, plain.start(deal)):
         groups.setdefault(keyed.key(state), []).append(state)
     for members in groups.values():
         if len(members) > 1:
