@@ -127,8 +127,7 @@ class RedealBound:
         # amazons: 100,468 groups for 299,297 such states), as states of one pass reached by
         # other orders of plays and deals share it.
         key = self._group_key(foundations, columns, stuck)
-        cache = self._cache
-        known = cache.get(key)
+        known = self._cache.get(key)
         if known is not None:
             reached, missed = known
             if reached >= cap or missed == reached + 1:
@@ -136,9 +135,7 @@ class RedealBound:
         bound = 2
         while bound < cap and self._all_at_least(foundations, columns, stuck, bound):
             bound += 1
-        if key not in cache:
-            self._store(key)
-        cache[key] = (bound, bound + 1 if bound < cap else _NEVER)
+        self._learn(key, bound, bound + 1 if bound < cap else _NEVER)
         return bound
 
     def _group_key(self, foundations: Piles, columns: Sequence[Cards], stuck: bytearray) -> bytes:
@@ -174,8 +171,7 @@ class RedealBound:
         if need <= 0:
             return True
         key = bytes(stock) + bytes(place[-1] if place else _EMPTY_PLACE for place in foundations)
-        cache = self._cache
-        known = cache.get(key)
+        known = self._cache.get(key)
         if known is not None:
             reached, missed = known
             if need <= reached:
@@ -189,9 +185,7 @@ class RedealBound:
             reached = need
         else:
             missed = need
-        if key not in cache:
-            self._store(key)  # (a deeper question may have emptied the cache meanwhile)
-        cache[key] = (reached, missed)
+        self._learn(key, reached, missed)  # (a deeper question may have emptied the cache meanwhile)
         return answer
 
     def _decide(self, stock: Cards, foundations: Piles, need: int) -> bool:
@@ -215,14 +209,17 @@ class RedealBound:
         at_least = self._at_least
         return all(at_least(stock, places, need) for stock, places in self._next_layouts(foundations, columns, stuck))
 
-    def _store(self, key: bytes) -> None:
-        """Count a new cache entry's bytes, emptying the cache first when it would pass its
-        bound."""
-        size = sys.getsizeof(key) + _ENTRY_BYTES
-        if self._cache_bytes + size > self.max_bytes:
-            self._cache.clear()
-            self._cache_bytes = 0
-        self._cache_bytes += size
+    def _learn(self, key: bytes, reached: int, missed: int) -> None:
+        """Keep what was shown of ``key``: the highest bound reached and the lowest missed. A new
+        entry's bytes are counted, the cache emptied first when it would pass its bound."""
+        cache = self._cache
+        if key not in cache:
+            size = sys.getsizeof(key) + _ENTRY_BYTES
+            if self._cache_bytes + size > self.max_bytes:
+                cache.clear()
+                self._cache_bytes = 0
+            self._cache_bytes += size
+        cache[key] = (reached, missed)
 
     def _suit_columns(self, foundations: Piles) -> list[int]:
         """Per suit, the columns (as bits) its cards can go up from: the one under its Ace's
