@@ -10,7 +10,9 @@ prove is kept in one table that serves the later ones:
   Floors are admissible bounds, so the later search's own proofs stay sound.
 - A search that won leaves a winning line; every state on it is winnable by the rest of that
   line. A later search that reaches one of them has won: its line is completed with that rest.
-- Moves whose positions have the same layout key share one answer.
+- Moves whose positions have the same layout key share one answer, when its line plays from
+  both: equal keys promise equal futures, not equal move lists (Baroness keys cards by rank, so
+  after `discard 6C+7D` and `discard 6H+7D` the line may name a six that is not there).
 
 Limits apply to each move's search on its own (so a move's answer does not depend on how much
 the moves before it used up), and a move whose search a limit cut says ``unknown``. The table of
@@ -60,7 +62,7 @@ def analyse(
     for move in game.moves(start):
         child = game.apply(start, move)
         layout = game.key(child)
-        if layout in answers:
+        if layout in answers and _plays_from(game, child, answers[layout]):
             analyses.append(answers[layout]._replace(move=move, nodes=0))
             continue
         table = TranspositionTable(TableMemory(limits.max_memory))
@@ -71,6 +73,15 @@ def analyse(
         )
         analyses.append(answers[layout])
     return sorted(analyses, key=MoveAnalysis.rank)
+
+
+def _plays_from(game: Game[State, Move], state: State, answer: MoveAnalysis[Move]) -> bool:
+    """Whether ``answer``'s line, found from another state of the same key, is legal from
+    ``state`` and ends where the answer says (its score; a win when won)."""
+    played = replay(game, state, answer.line)
+    if played.illegal_at is not None or game.score(played.final) != answer.score:
+        return False
+    return answer.verdict is not Verdict.WON or game.is_won(played.final)
 
 
 class _Proven(Generic[State, Move]):

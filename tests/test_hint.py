@@ -51,6 +51,22 @@ def test_each_hint_is_what_solving_after_that_move_says(variant: str, seed: int,
         assert found[0].result == "won"
 
 
+def test_moves_to_layouts_of_one_key_each_get_a_line_that_plays_from_there() -> None:
+    """Baroness keys cards by rank, so `discard 6C+7D` and `discard 6H+7D` leave layouts of one
+    key; the line found after one names a six the other has not (found by the test above)."""
+    setup = Setup.of("baroness-classic")
+    state = setup.position(
+        "piles: 9H 3C 4C QS / 6C / 8S 3S 5S 9D TS / JD 4S 7D / 4D AD 2H 6D TH 9C | grace: 7C 6H 7H | stock: -"
+    )
+    found = hints(setup, state, LIMITS)
+    assert len(found) == 6
+    for hint in found:
+        after = setup.game.apply(state, setup.game.parse_move(state, hint.move))
+        for text in hint.line:
+            after = setup.game.apply(after, setup.game.parse_move(after, text))
+        assert (setup.game.score(after), setup.game.is_won(after)) == (hint.score, hint.result == "won")
+
+
 def test_hint_command_lists_every_move_best_first_as_text_and_json() -> None:
     position = "row: 9D 4S 5D 6H 2D QS AD AH 2H AC 9S 5S"
     text = run_cli("hint", "accordion", "--position", position)
