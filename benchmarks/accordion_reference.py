@@ -95,6 +95,7 @@ class Against:
     """Another checkout solving deals on request: its python runs this script with ``--serve``."""
 
     def __init__(self, checkout: Path, max_seconds: float | None) -> None:
+        checkout = checkout.resolve()  # the worker starts in it, so a relative path would not do
         command = [str(checkout / ".venv" / "bin" / "python"), str(Path(__file__).resolve()), "--serve"]
         if max_seconds is not None:
             command += ["--max-seconds", str(max_seconds)]
