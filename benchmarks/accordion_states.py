@@ -20,7 +20,7 @@ from collections import Counter
 from pathlib import Path
 
 from rulesets.accordion import OpenAccordion, OpenAccordionState, PileMove
-from rulesets.cards import parse_cards
+from rulesets.cards import MATCH, parse_cards
 from solver.search import depth_first
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "accordion-reference.tsv"
@@ -81,6 +81,41 @@ def first_card_covered(state: OpenAccordionState) -> bool:
     return False
 
 
+def first_pile_may_be_covered(row: bytes) -> bool:
+    """False only if no line from ``row`` ever covers its first pile's card (then at least two
+    piles stay, given two or more): a least fixpoint over the piles, which keep their order
+    and only vanish (merging onto one to their left).
+
+    ``tops[k]`` gathers the cards that may ever top pile k and ``vanish[k]`` whether it may ever
+    merge leftwards. Pile k may merge onto pile i if one of its possible tops matches one of i's
+    and the piles between them that may vanish leave none or two (a slide or a leap) standing;
+    its matching tops then join i's. Every real line only makes such moves, so each real top and
+    vanishing is derived here: what is never derived never happens. Pile 1 can only merge onto
+    pile 0, so until the first pile is covered it never vanishes. Checked against the brute force
+    on small decks (see docs/searching.md); it costs about 2 ms a 25-card row here.
+    """
+    tops = [{code} for code in row]
+    vanish = [False] * len(row)
+    changed = True
+    while changed:
+        changed = False
+        for k in range(1, len(row)):
+            standing_may_go = 0  # piles strictly between i and k that may vanish
+            for i in range(k - 1, -1, -1):
+                between = k - i - 1
+                if standing_may_go >= between or (between >= 2 and standing_may_go >= between - 2):
+                    landing = {card for card in tops[k] if any(MATCH[card][top] for top in tops[i])}
+                    if landing and i == 0:
+                        return True
+                    if landing and not vanish[k]:
+                        vanish[k] = changed = True
+                    if not landing <= tops[i]:
+                        tops[i] |= landing
+                        changed = True
+                standing_may_go += vanish[i]
+    return False
+
+
 def describe(deal_id: str, cards: str, sample: int) -> None:
     """Search one deal with every call recorded and print what the states were like."""
     game = Recorded()
@@ -103,8 +138,16 @@ def describe(deal_id: str, cards: str, sample: int) -> None:
     print(f"  distinct rows {len({state[0] for state in states})}, distinct up to renaming suits and ranks {classes}")
     if sample:
         picked = random.Random(0).sample(states, min(sample, len(states)))
-        never = sum(not first_card_covered(state) for state in picked)
-        print(f"  of {len(picked)} sampled states, {never} can never cover their first card")
+        never = proven = 0
+        for state in picked:
+            covered, may_be = first_card_covered(state), first_pile_may_be_covered(state[0])
+            assert may_be or not covered, state  # the fixpoint is an over-approximation
+            never += not covered
+            proven += not may_be
+        print(
+            f"  of {len(picked)} sampled states, {never} can never cover their first card; "
+            f"the pile fixpoint proves it for {proven}"
+        )
 
 
 def main() -> int:
