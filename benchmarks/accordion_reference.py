@@ -4,15 +4,22 @@ Prints agreement of verdict and minimal piles, total and worst CPU seconds besid
 solver's recorded ``peer_cpu_s`` (per group of deals: random, constructed, published), nodes per
 second, table memory per stored state, and the process's peak memory.
 
+``--against DIR`` also solves every deal with another checkout's code (``DIR/.venv/bin/python``
+running this script with ``--serve`` in ``DIR``), deal by deal in one run, each deal by one side
+and then the other (which goes first alternates), and prints both sides' CPU seconds: on a
+machine whose speed drifts from minute to minute, only such a ratio means anything.
+
     python benchmarks/accordion_reference.py [--rows N] [--only-lost] [--max-seconds S] [--slowest K]
-        [--no-memory-bound]
+        [--no-memory-bound] [--against DIR]
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import resource
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,7 +27,7 @@ from typing import Any, NamedTuple
 
 from rulesets.cards import parse_cards
 from solver.replay import checked
-from solver.result import Limits, SearchResult, Verdict
+from solver.result import Limits, SearchResult
 from solver.search import depth_first
 from solver.service.setup import Setup
 
@@ -28,12 +35,15 @@ REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "accordi
 
 
 class Timing(NamedTuple):
-    """One deal's CPU seconds, ours and the reference solver's (ordered by ours first)."""
+    """One deal's CPU seconds, ours and the reference solver's (ordered by ours first), and the
+    other checkout's (``--against``; 0 without it)."""
 
     ours: float
     peer: float
     deal_id: str
     nodes: int
+    against: float = 0.0
+    against_nodes: int = 0
 
 
 @dataclass
@@ -45,6 +55,8 @@ class Group:
     peer: float = 0.0
     ours_worst: float = 0.0
     peer_worst: float = 0.0
+    against: float = 0.0
+    against_worst: float = 0.0
 
     def add(self, timing: Timing) -> None:
         self.deals += 1
@@ -52,25 +64,78 @@ class Group:
         self.peer += timing.peer
         self.ours_worst = max(self.ours_worst, timing.ours)
         self.peer_worst = max(self.peer_worst, timing.peer)
+        self.against += timing.against
+        self.against_worst = max(self.against_worst, timing.against)
 
 
-def disagreement(row: dict[str, str], result: SearchResult[Any]) -> str | None:
-    """How our verdict and minimal piles differ from the reference's, if they do."""
-    verdict = Verdict.WON if row["solvable"] == "yes" else Verdict.LOST
+class Solved(NamedTuple):
+    """What one side found for one deal (the verdict by name, so it crosses a pipe as JSON)."""
+
+    verdict: str
+    best_score: int
+    nodes: int
+    seconds: float
+
+
+def solve(game: Any, cards: str, max_seconds: float | None) -> tuple[Solved, SearchResult[Any]]:
+    """One deal solved from the start, its line replayed through the rules."""
+    start = game.start(parse_cards(cards))
+    result = checked(game, start, depth_first(game, start, Limits(max_seconds=max_seconds)))
+    return Solved(result.verdict.value, result.best_score, result.stats.nodes, result.stats.seconds), result
+
+
+def serve(max_seconds: float | None) -> None:
+    """``--serve``: solve each deal read from stdin (one line of cards) and answer a JSON line."""
+    game = Setup.of("accordion").game
+    for line in sys.stdin:
+        print(json.dumps(solve(game, line, max_seconds)[0]), flush=True)
+
+
+class Against:
+    """Another checkout solving deals on request: its python runs this script with ``--serve``."""
+
+    def __init__(self, checkout: Path, max_seconds: float | None) -> None:
+        checkout = checkout.resolve()  # the worker starts in it, so a relative path would not do
+        command = [str(checkout / ".venv" / "bin" / "python"), str(Path(__file__).resolve()), "--serve"]
+        if max_seconds is not None:
+            command += ["--max-seconds", str(max_seconds)]
+        self.process = subprocess.Popen(command, cwd=checkout, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def solve(self, cards: str) -> Solved:
+        assert self.process.stdin is not None and self.process.stdout is not None
+        self.process.stdin.write(cards + "\n")
+        self.process.stdin.flush()
+        return Solved(*json.loads(self.process.stdout.readline()))
+
+    def close(self) -> None:
+        assert self.process.stdin is not None
+        self.process.stdin.close()
+        self.process.wait()
+
+
+def disagreement(row: dict[str, str], found: Solved, side: str = "") -> str | None:
+    """How a side's verdict and minimal piles differ from the reference's, if they do."""
+    verdict = "won" if row["solvable"] == "yes" else "lost"
     piles = int(row["min_piles"])
-    if (result.verdict, result.best_score) == (verdict, piles):
+    if (found.verdict, found.best_score) == (verdict, piles):
         return None
-    return f"{row['deal_id']}: {result.verdict.value} {result.best_score}, reference {verdict.value} {piles}"
+    return f"{side}{row['deal_id']}: {found.verdict} {found.best_score}, reference {verdict} {piles}"
 
 
-def print_groups(groups: dict[str, Group]) -> None:
-    print(f"{'group':<12}{'deals':>6}{'ours s':>10}{'peer s':>10}{'ratio':>8}{'our worst':>11}{'peer worst':>12}")
+def print_groups(groups: dict[str, Group], against: bool) -> None:
+    print(
+        f"{'group':<12}{'deals':>6}{'ours s':>10}{'peer s':>10}{'ratio':>8}{'our worst':>11}{'peer worst':>12}", end=""
+    )
+    print(f"{'other s':>10}{'other/ours':>12}{'other worst':>13}" if against else "")
     for name, group in sorted(groups.items()):
         ratio = group.peer / group.ours if group.ours else float("inf")
         print(
             f"{name:<12}{group.deals:>6}{group.ours:>10.2f}{group.peer:>10.2f}{ratio:>8.1f}"
-            f"{group.ours_worst:>11.3f}{group.peer_worst:>12.2f}"
+            f"{group.ours_worst:>11.3f}{group.peer_worst:>12.2f}",
+            end="",
         )
+        speedup = group.against / group.ours if group.ours else float("inf")
+        print(f"{group.against:>10.2f}{speedup:>12.2f}{group.against_worst:>13.3f}" if against else "")
 
 
 def bounded_run(game: Any, row: dict[str, str]) -> None:
@@ -96,23 +161,38 @@ def main() -> int:
         help="skip re-solving the slowest deal under a 256 KiB table (a lost one can take a minute)",
     )
     parser.add_argument("--slowest", type=int, default=5, help="list the K slowest deals")
+    parser.add_argument(
+        "--against", type=Path, default=None, help="also time another checkout (its root, with a .venv), deal by deal"
+    )
+    parser.add_argument("--serve", action="store_true", help="solve deals read from stdin (for --against)")
     args = parser.parse_args()
+    if args.serve:
+        serve(args.max_seconds)
+        return 0
 
     rows = list(csv.DictReader(REFERENCE.open(), delimiter="\t"))[: args.rows]
     if args.only_lost:
         rows = [row for row in rows if row["solvable"] == "no"]
     game = Setup.of("accordion").game
+    other = None if args.against is None else Against(args.against, args.max_seconds)
     groups: dict[str, Group] = {}
     timings: list[Timing] = []
     disagreements = []
     largest_entries = largest_bytes = 0
-    for row in rows:
-        start = game.start(parse_cards(row["cards"]))
-        result = checked(game, start, depth_first(game, start, Limits(max_seconds=args.max_seconds)))
-        differs = disagreement(row, result)
-        if differs is not None:
-            disagreements.append(differs)
-        timing = Timing(result.stats.seconds, float(row["peer_cpu_s"]), row["deal_id"], result.stats.nodes)
+    for number, row in enumerate(rows):
+        theirs = other.solve(row["cards"]) if other is not None and number % 2 else None
+        ours, result = solve(game, row["cards"], args.max_seconds)
+        if other is not None and theirs is None:
+            theirs = other.solve(row["cards"])
+        disagreements += [d for d in (disagreement(row, ours), theirs and disagreement(row, theirs, "other: ")) if d]
+        timing = Timing(
+            ours.seconds,
+            float(row["peer_cpu_s"]),
+            row["deal_id"],
+            ours.nodes,
+            theirs.seconds if theirs else 0.0,
+            theirs.nodes if theirs else 0,
+        )
         groups.setdefault(row["deal_id"].split("-")[0] + ("/lost" if row["solvable"] == "no" else ""), Group()).add(
             timing
         )
@@ -121,10 +201,14 @@ def main() -> int:
             (largest_entries, largest_bytes), (result.stats.peak_table_entries, result.stats.peak_table_bytes)
         )
 
-    print(f"deals: {len(rows)}, agreement on verdict and min piles: {len(rows) - len(disagreements)}/{len(rows)}")
+    agreeing = len(rows) - len({line.removeprefix("other: ").split(":")[0] for line in disagreements})
+    sides = " (both sides)" if other is not None else ""
+    print(f"deals: {len(rows)}, agreement on verdict and min piles{sides}: {agreeing}/{len(rows)}")
     for line in disagreements:
         print("  DISAGREES", line)
-    print_groups(groups)
+    if other is not None:
+        other.close()
+    print_groups(groups, other is not None)
     nodes, seconds = sum(t.nodes for t in timings), sum(t.ours for t in timings)
     print(f"nodes: {nodes}, {nodes / seconds:,.0f} nodes per CPU second")
     print(
@@ -135,9 +219,10 @@ def main() -> int:
         hardest = max(timings).deal_id
         bounded_run(game, next(row for row in rows if row["deal_id"] == hardest))
     print(f"peak memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
-    print("slowest deals (ours s, peer s, id, nodes):")
+    print("slowest deals (ours s, peer s, id, nodes" + (", other s, other nodes):" if other else "):"))
     for timing in sorted(timings, reverse=True)[: args.slowest]:
-        print(f"  {timing.ours:8.3f} {timing.peer:8.2f}  {timing.deal_id}  {timing.nodes}")
+        print(f"  {timing.ours:8.3f} {timing.peer:8.2f}  {timing.deal_id}  {timing.nodes}", end="")
+        print(f"  {timing.against:8.3f}  {timing.against_nodes}" if other else "")
     return 1 if disagreements else 0
 
 

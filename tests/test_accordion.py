@@ -1,10 +1,11 @@
 """Accordion's default variant: rule properties, brute-force agreement, and the reference deals."""
 
 import csv
+import importlib.util
 from pathlib import Path
 
 import pytest
-from brute.accordion import matches, merge, min_piles, open_layout, successors
+from brute.accordion import matches, merge, min_piles, open_layout, open_row_layouts, successors
 from helpers import reachable_states
 from hypothesis import given
 from hypothesis import strategies as st
@@ -132,6 +133,29 @@ def test_every_group_count_of_the_bound_table_is_a_plain_union_finds():
                 old, new = group[b], group[a]
                 group = {suit: new if label == old else label for suit, label in group.items()}
         assert accordion._GROUPS[index] == len(set(group.values())), index
+
+
+def load_states_benchmark():
+    """benchmarks/accordion_states.py (not a package), for its candidate bound."""
+    path = Path(__file__).parent.parent / "benchmarks" / "accordion_states.py"
+    spec = importlib.util.spec_from_file_location("accordion_states", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+STATES = load_states_benchmark()
+#: Three suits of five ranks: small decks from it match often, so piles merge in many ways.
+DENSE = [card for card in CARDS if card.rank <= 5 and card.suit in "CDH"]
+
+
+@given(st.one_of(small_decks(10), st.lists(st.sampled_from(DENSE), min_size=2, max_size=10, unique=True)))
+def test_pile_fixpoint_never_denies_a_reachable_cover_of_the_first_pile(cards):
+    """The candidate bound measured in benchmarks/accordion_states.py (docs/searching.md): when it
+    says the first pile is never covered, no layout the brute force reaches has covered it."""
+    if not STATES.first_pile_may_be_covered(bytes(card.code for card in cards)):
+        assert all(len(layout[0]) == 1 for layout in open_row_layouts(names(cards)))
 
 
 def test_open_row_refuses_a_card_dealt_twice():
