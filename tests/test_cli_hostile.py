@@ -6,6 +6,7 @@ from __future__ import annotations
 import errno
 import os
 import subprocess
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,40 @@ def test_a_full_standard_output_is_bad_input() -> None:
         2,
         "patience: error: cannot use standard output: No space left on device; free some space, or write elsewhere\n",
     )
+
+
+def closing(*descriptors: int) -> Callable[[], object]:
+    """A child's set-up that closes ``descriptors`` (as the shell's ``>&-``, ``2>&-`` do)."""
+    return lambda: [os.close(descriptor) for descriptor in descriptors]
+
+
+def test_a_closed_standard_output_is_bad_input() -> None:
+    """Python's print writes nothing when stdout is closed: the answer would be lost with exit 0."""
+    ran = subprocess.run(
+        [*patience_command(), "solve", "accordion", "--seed", "7"],
+        preexec_fn=closing(1),
+        stderr=subprocess.PIPE,
+        text=True,
+        check=False,
+    )
+    assert (ran.returncode, ran.stderr) == (
+        2,
+        "patience: error: standard output is closed: send it somewhere, e.g. '> FILE' or '> /dev/null'\n",
+    )
+
+
+@pytest.mark.parametrize("stderr", ["closed", "full"])
+def test_bad_input_is_exit_code_2_when_stderr_cannot_be_written(stderr: str) -> None:
+    """Nowhere to say what is wrong, but the exit code still tells (it was 1, verify's code)."""
+    with open("/dev/full", "w") as full:
+        ran = subprocess.run(
+            [*patience_command(), "solve", "accordion", "--seed", "0"],
+            preexec_fn=closing(2) if stderr == "closed" else None,
+            stdout=subprocess.PIPE,
+            stderr=full if stderr == "full" else None,
+            check=False,
+        )
+    assert (ran.returncode, ran.stdout) == (2, b"")
 
 
 def test_completion_beside_a_file_name_that_is_not_utf8_prints_nothing(tmp_path: Path) -> None:

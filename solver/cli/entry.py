@@ -5,6 +5,7 @@ moment, before the command line's heavier modules (argparse, the rulesets) are i
 # _signal, not signal (which imports enum): until the handler is set, Ctrl-C would print Python's
 # traceback, so nothing that takes time to load comes first.
 import _signal  # type: ignore[import-not-found]  # a builtin module without stubs
+import os  # already loaded by Python's own start-up: free
 import sys
 
 _running = False
@@ -19,19 +20,48 @@ def _on_interrupt(signum: int, frame: object) -> None:
 
 
 def _stop() -> None:
-    sys.stderr.write("patience: interrupted (what was printed stands)\n")
-    sys.stderr.flush()
+    _say("patience: interrupted (what was printed stands)")
     raise SystemExit(130)
+
+
+def _say(line: str) -> None:
+    """Write ``line`` to stderr, if it can be written (a full or closed stderr leaves the exit code
+    to tell)."""
+    try:
+        sys.stderr.write(line + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
 
 
 if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not if started ignoring it
     _signal.signal(_signal.SIGINT, _on_interrupt)
 
 
+def _closed(descriptor: int) -> bool:
+    """Whether ``descriptor`` was closed when the command started (``>&-``, ``2>&-``); it is then
+    pointed at the null device, so that no file the command opens takes its number (and with it
+    what the command, or a worker it starts, writes there)."""
+    try:
+        os.fstat(descriptor)
+    except OSError:
+        null = os.open(os.devnull, os.O_WRONLY)
+        if null != descriptor:
+            os.dup2(null, descriptor)
+            os.close(null)
+        return True
+    return False
+
+
 def main() -> None:
     """Run the command named on the command line and exit with its code."""
     global _running
     _running = True
+    if _closed(2):  # nowhere to say what goes wrong; the exit code still tells
+        sys.stderr = open(2, "w", closefd=False)  # noqa: SIM115 - the process's own stream
+    if _closed(1):  # what the command prints would be lost: refuse, as a full disk is refused
+        _say("patience: error: standard output is closed: send it somewhere, e.g. '> FILE' or '> /dev/null'")
+        sys.exit(2)
     try:
         from solver.cli.application import run
 

@@ -79,8 +79,11 @@ def say(message: str) -> None:
         sys.stdout.flush()
     except (OSError, ValueError):
         pass
-    sys.stderr.write(one_line(message) + "\n")
-    sys.stderr.flush()
+    try:
+        sys.stderr.write(one_line(message) + "\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):  # stderr is full or gone: nowhere to say it; the exit code still tells
+        pass
 
 
 def debugging() -> bool:
