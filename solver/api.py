@@ -14,6 +14,7 @@ SQLite) is imported by them, so that ``patience solve`` starts without it.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping, Sequence
+from os import PathLike
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets.cards import Card
@@ -28,7 +29,37 @@ if TYPE_CHECKING:
     from solver.service.hinting import Hint
     from solver.service.store import Row
 
-__all__ = ["Solved", "Hint", "SurveyRows", "solve", "hint", "survey", "load_survey"]
+__all__ = ["Solved", "Hint", "SurveyRows", "solve", "hint", "survey", "load_survey", "ArgumentTypeError"]
+
+
+class ArgumentTypeError(UserError, TypeError):
+    """An argument of the wrong type (a TypeError too, as Python's own would be): its message says
+    which argument and what it takes."""
+
+
+def _check(name: str, value: object, kinds: tuple[type, ...], wanted: str) -> None:
+    """Refuse ``value`` for the argument ``name`` unless it is one of ``kinds`` (never a bool where
+    a number is wanted: True would silently be 1)."""
+    if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+        shown = repr(value) if len(repr(value)) <= 40 else f"a {type(value).__name__}"
+        raise ArgumentTypeError(f"{name} must be {wanted}, not {shown}")
+
+
+def _check_common(
+    game: object,
+    variant: object,
+    options: object,
+    max_nodes: object,
+    max_seconds: object,
+    max_memory: object,
+) -> None:
+    """The arguments solve, hint and survey share: each of the type it must be."""
+    _check("game", game, (str,), "a game or variant name, e.g. 'accordion'")
+    _check("variant", variant, (str, type(None)), "a variant name or None")
+    _check("options", options, (Mapping, type(None)), "a dict of option values, e.g. {'compulsory': True}")
+    _check("max_nodes", max_nodes, (int, type(None)), "a whole number of states or None (no limit)")
+    _check("max_seconds", max_seconds, (int, float, type(None)), "a number of CPU seconds or None (no limit)")
+    _check("max_memory", max_memory, (int, str), "a number of bytes or a size such as '2G'")
 
 
 def __getattr__(name: str) -> Any:
@@ -120,6 +151,11 @@ def start_of(
     """The start state and its deal (None for a position), from exactly one of the three."""
     if sum(value is not None for value in (seed, deal, position)) != 1:
         raise OptionError("give exactly one of seed, deal or position")
+    _check("seed", seed, (int, type(None)), "a whole number (PySolFC's deal number)")
+    _check("deal", deal, (str, list, tuple, type(None)), "the cards as text, e.g. 'AS 7H ...', or a list of cards")
+    _check("position", position, (str, type(None)), "a position as text (see docs/positions.md)")
+    for card in deal if isinstance(deal, (list, tuple)) else ():
+        _check("each card of deal", card, (Card, str), "a Card or a card's name such as 'AS'")
     if position is not None:
         return setup.position(position), None
     if seed is not None:
@@ -145,6 +181,7 @@ def solve(
     fewest_redeals: bool = False,
 ) -> Solved:
     """Solve one deal (PySolFC's ``seed``, or the cards of ``deal``) or one ``position``."""
+    _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
     setup = setup_of(game, variant, options)
     start, cards = start_of(setup, seed, deal, position)
     bounds = limits(max_nodes, max_seconds, str(max_memory))
@@ -166,6 +203,7 @@ def hint(
     """Every legal move with what it leaves, best first (``patience hint``)."""
     from solver.service.hinting import hints  # here: the analysis took about 2 ms of each `patience solve`
 
+    _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
     setup = setup_of(game, variant, options)
     start, _ = start_of(setup, seed, deal, position)
     return hints(setup, start, limits(max_nodes, max_seconds, str(max_memory)))
@@ -196,6 +234,11 @@ def survey(
 
     if (seeds is None) == (file is None) or out is None:
         raise OptionError("give out (the survey file) and exactly one of seeds or file")
+    _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
+    _check("seeds", seeds, (str, type(None)), "text such as '1-1000' or '1,5,9'")
+    _check("out", out, (str, PathLike), "a file name")
+    _check("file", file, (str, PathLike, type(None)), "a file name or None")
+    _check("jobs", jobs, (int,), "a whole number of worker processes")
     written = tuple(_written(options))
     bounds = limits(max_nodes, max_seconds, str(max_memory))
     spec = SurveySpec(game, variant, written, bounds.max_nodes, bounds.max_seconds, bounds.max_memory, fewest_redeals)
@@ -246,6 +289,7 @@ class SurveyRows:
 
 def load_survey(path: str | Path) -> SurveyRows:
     """The rows of a survey file written by :func:`survey` or ``patience survey``."""
+    _check("path", path, (str, PathLike), "a file name")
     return SurveyRows(path)
 
 

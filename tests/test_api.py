@@ -5,12 +5,14 @@ from __future__ import annotations
 import doctest
 import json
 import pickle
+import re
 from pathlib import Path
 
 import pytest
 from helpers import run_cli
 
 import solver
+from solver.api import ArgumentTypeError
 from solver.errors import UserError
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -124,3 +126,30 @@ def test_what_solve_returns_pickles_as_it_did_as_a_dataclass() -> None:
             assert (again.family.name, again.variant, again.settings) == (family.name, variant.name, setup.settings)
     solved = solver.solve("accordion", seed=7)
     assert pickle.loads(pickle.dumps(solved)).to_json() == solved.to_json()
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: solver.solve("accordion", seed="7"), "seed must be a whole number"),
+        (lambda: solver.solve("accordion", seed=True), "seed must be a whole number (PySolFC's deal number), not True"),
+        (lambda: solver.solve("accordion", seed=7, max_nodes=1.5), "max_nodes must be a whole number"),
+        (lambda: solver.solve("accordion", seed=7, max_seconds="1"), "max_seconds must be a number of CPU seconds"),
+        (lambda: solver.solve("accordion", seed=7, max_memory=None), "max_memory must be a number of bytes"),
+        (lambda: solver.solve("accordion", seed=7, options=["compulsory=yes"]), "options must be a dict"),
+        (lambda: solver.solve("accordion", deal=b"AS 2S"), "deal must be the cards as text"),
+        (lambda: solver.solve("accordion", deal=["AS", 5]), "each card of deal must be a Card"),
+        (lambda: solver.hint("accordion", position=123), "position must be a position as text"),
+        (lambda: solver.survey("accordion", 5, "never.sqlite"), "seeds must be text"),
+        (lambda: solver.survey("accordion", "1-3", "never.sqlite", jobs="2"), "jobs must be a whole number"),
+        (lambda: solver.load_survey(None), "path must be a file name, not None"),
+    ],
+)
+def test_an_argument_of_the_wrong_type_is_named(call, message: str, tmp_path: Path, monkeypatch) -> None:
+    """Python's own TypeError deep inside (or True taken for seed 1, 1.5 stored as a node limit
+    the command line can never resume) becomes one error naming the argument; nothing is made."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(ArgumentTypeError, match="^" + re.escape(message)) as raised:
+        call()
+    assert isinstance(raised.value, UserError) and isinstance(raised.value, TypeError)
+    assert list(tmp_path.iterdir()) == []
