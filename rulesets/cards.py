@@ -82,6 +82,10 @@ def parse_card(text: str) -> Card:
     return CARDS[SUITS.index(suit) * 13 + RANKS.index(rank_text)]
 
 
+#: Unknown cards an error names (a pasted page of them would make one line of 90 KB).
+_SHOWN_BAD = 10
+
+
 def parse_cards(text: str) -> list[Card]:
     """Read whitespace-separated cards; ``#`` starts a comment that runs to the end of the line."""
     words: list[str] = []
@@ -95,7 +99,8 @@ def parse_cards(text: str) -> list[Card]:
         except CardError:
             bad.append(word)
     if bad:
-        raise CardError("unknown card(s): " + " ".join(bad) + " (ranks A 2-9 T J Q K, suits C D H S)")
+        shown = " ".join(bad[:_SHOWN_BAD]) + (f" and {len(bad) - _SHOWN_BAD} more" if len(bad) > _SHOWN_BAD else "")
+        raise CardError(f"unknown card(s): {shown} (ranks A 2-9 T J Q K, suits C D H S)")
     return cards
 
 

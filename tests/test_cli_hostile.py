@@ -287,3 +287,24 @@ def test_a_system_refusal_is_the_users_only_for_a_file_they_named(capsys: pytest
         == "patience: error: cannot use /x/deals.txt: No such file or directory; give a file in a directory that exists"
     )
     assert lines[1].startswith("patience: internal error: FileNotFoundError:")
+
+
+def test_a_page_of_unknown_cards_is_named_in_a_short_line() -> None:
+    ran = run_cli("solve", "accordion", "--deal", "XX " * 30_000)
+    assert ran.exit_code == 2
+    assert ran.stderr == (
+        "patience: error: unknown card(s): XX XX XX XX XX XX XX XX XX XX and 29990 more (ranks A 2-9 T J Q K, suits C D H S)\n"
+    )
+
+
+def test_fewest_redeals_of_a_game_without_redeals_says_so() -> None:
+    ran = run_cli("solve", "baroness", "--seed", "1", "--fewest-redeals")
+    assert (ran.exit_code, ran.stderr) == (
+        2,
+        "patience: error: --fewest-redeals counts redeals, and baroness has none: leave it out\n",
+    )
+
+
+def test_a_hint_in_a_won_position_says_it_is_won() -> None:
+    ran = run_cli("hint", "accordion", "--position", "row: AS")
+    assert ran.exit_code == 0 and ran.output.splitlines()[-1] == "the game is won: no move is left"

@@ -46,7 +46,9 @@ def hint_command(
     print(f"{setup.family.name} ({setup.variant})")
     print(f"position: {text}")
     if not found:
-        print("no legal move: the game is over here")
+        print(
+            "the game is won: no move is left" if setup.game.is_won(start) else "no legal move: the game is over here"
+        )
     width = max((len(h.move) for h in found), default=0)
     for number, found_hint in enumerate(found, 1):
         print(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")

@@ -111,7 +111,7 @@ def solve_from(
     result: SearchResult[Any]
     if least_cost:
         if not hasattr(game, "move_cost"):
-            raise OptionError(f"{setup.family.name} has no stock to pass through; --fewest-redeals does not apply")
+            raise OptionError(f"--fewest-redeals counts redeals, and {setup.family.name} has none: leave it out")
         result = iterative_deepening(game, start, limits)  # type: ignore[arg-type]
     else:
         result = depth_first(game, start, limits)
