@@ -194,6 +194,24 @@ def test_verify_reads_what_solve_prints(tmp_path, game, args):
     assert run("verify", game, "--seed", "3", "--solution", str(path)).exit_code in (1, 2)
 
 
+def test_the_printout_names_the_rules_it_was_solved_under_and_verify_holds_it_to_them(tmp_path):
+    """Parlett's deal 7 is lost; solved with compulsory=no it is won, and the printout must say so."""
+    path = tmp_path / "moves.txt"
+    solved = run("solve", "parlett", "--option", "compulsory=no", "--seed", "7", "--html", str(tmp_path / "p.html"))
+    assert solved.stdout.startswith("accordion (parlett; compulsory=no), seed 7\n"), solved.stdout
+    assert "<title>accordion (parlett; compulsory=no): won</title>" in (tmp_path / "p.html").read_text()
+    path.write_text(solved.stdout)
+    one_error_line(
+        run("verify", "parlett", "--seed", "7", "--solution", str(path)),
+        "the record was solved with compulsory=no, this verification has compulsory=yes: give --variant",
+    )
+    assert run("verify", "parlett", "--option", "compulsory=no", "--seed", "7", "--solution", str(path)).exit_code == 0
+    path.write_text(solved.stdout.replace("compulsory=no", "compulsory=maybe", 1))
+    one_error_line(run("verify", "parlett", "--seed", "7", "--solution", str(path)), "does not take 'maybe'")
+    printed = run("solve", "accordion", "--option", "compulsory=yes", "--option", "nearest=no", "--seed", "7").stdout
+    assert printed.startswith("accordion (accordion; compulsory=yes), seed 7\n"), printed
+
+
 def _record(**changes):
     record = json.loads(run("solve", "accordion", "--seed", "7", "--json").stdout)
     record.update(changes)

@@ -220,7 +220,7 @@ def _print_outcome(outcome: Outcome, show: bool) -> None:
     """A solved deal as text: the deal, verdict, score, redeals, work done, then the numbered line."""
     setup, result = outcome.setup, outcome.result
     family = setup.family
-    header = f"{family.name} ({setup.variant})" + (f", seed {outcome.seed}" if outcome.seed is not None else "")
+    header = setup.title() + (f", seed {outcome.seed}" if outcome.seed is not None else "")
     print(header)
     if outcome.deal is not None:
         print(f"deal: {format_cards(outcome.deal)}")

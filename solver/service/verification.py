@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
+from rulesets.family import OptionError
 from rulesets.notation import MoveError
 from solver.protocol import NO_SCORE
 from solver.replay import replay
@@ -150,7 +151,7 @@ def _kind(value: Any) -> str:
 
 
 _TITLE = re.compile(r"^(solution|line to the best score) \((\d+) moves\):$")
-_HEADER = re.compile(r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)\)(, seed (?P<seed>\d+))?$")
+_HEADER = re.compile(r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)(; (?P<options>[^()]+))?\)(, seed (?P<seed>\d+))?$")
 _RESULT = re.compile(r"^result: (?P<result>won|lost|unknown)( \(limit (?P<limit>\w+) reached\))?$")
 _REDEALS = re.compile(
     r"^redeals: (?P<redeals>\d+) \((fewest|fewest not proven, at least (?P<least>\d+): limit (?P<limit>\w+) reached)\)$"
@@ -188,6 +189,8 @@ def _read_header_line(line: str, record: Record, setup: Setup) -> None:
     if header := _HEADER.match(line):
         record.update(game=header["game"], variant=header["variant"])
         record["seed"] = None if header["seed"] is None else int(header["seed"])
+        if header["game"] == setup.family.name:  # else check_record_is_for names the other game
+            record["options"] = _header_options(header["variant"], header["options"], setup)
     elif line.startswith("deal: "):
         record["deal"] = line.removeprefix("deal: ")
     elif line.startswith("position: "):
@@ -204,6 +207,16 @@ def _read_header_line(line: str, record: Record, setup: Setup) -> None:
         record["redeals_at_least"] = record["redeals"] if least is None else int(least)
     else:
         raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints; remove it")
+
+
+def _header_options(variant: str, options: str | None, setup: Setup) -> dict[str, Any]:
+    """The option values the printout's header names: its variant's, then the options it names
+    as ``--option`` takes them (``parlett; compulsory=no``), so that a printout is held to the
+    rules it was solved under as a --json record's ``options`` are."""
+    try:
+        return setup.family.settings(variant, [] if options is None else options.split(", "))
+    except OptionError as error:
+        raise MoveError(f"the solution file's header names rules {setup.family.name} does not have: {error}") from None
 
 
 def check_record_is_for(
