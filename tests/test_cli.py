@@ -137,7 +137,7 @@ def test_malformed_solution_file_is_an_error(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     result = run("verify", "accordion", "--seed", "7", "--solution", str(broken))
-    assert result.exit_code == 2 and "malformed solution file" in result.output
+    assert result.exit_code == 2 and f"cannot read {broken} as a JSON record" in result.output
     gibberish = tmp_path / "gibberish.txt"
     gibberish.write_text("4S => 8S\n")
     result = run("verify", "accordion", "--seed", "7", "--solution", str(gibberish))

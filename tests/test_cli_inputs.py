@@ -253,7 +253,9 @@ def test_verify_holds_every_claim_of_a_record(tmp_path, changes, code, words):
         ("# only a comment\n\n", "holds no moves"),
         ('{"result": "won"}\n{"result": "won"}\n', "holds 2 JSON records"),
         ("[1, 2]", "a --json record is a JSON object"),
-        ('{"result": "won",', "not valid JSON"),
+        ('{"result": "won",', "moves.txt as a JSON record: not valid JSON"),
+        ("[" * 100000 + "]" * 100000, "moves.txt as a JSON record: its values nest too deeply"),
+        ('{"seed": ' + "9" * 5000 + "}", "moves.txt as a JSON record: a number in it has more than 4300 digits"),
     ],
 )
 def test_verify_refuses_what_holds_no_one_solution(tmp_path, text, words):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Sequence
 from typing import Any, NamedTuple
 
@@ -57,14 +58,15 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 _LIMITS = ("max_nodes", "max_seconds")
 
 
-def read_solution(text: str, setup: Setup) -> tuple[list[str], Record | None]:
+def read_solution(text: str, setup: Setup, name: str) -> tuple[list[str], Record | None]:
     """The moves of a solution, and its claims as a record (None for a bare list of moves): a
     ``--json`` record (one line or pretty-printed), what ``solve`` prints (header lines and
     ``--show`` pictures included), or one move per line (``12.`` numbers and ``#`` comments
-    allowed). A file of several deals' records, or of no moves at all, is refused."""
+    allowed). A file of several deals' records, or of no moves at all, is refused; ``name`` is how
+    a message names the file."""
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
-        return _read_record(stripped, setup)
+        return _read_record(stripped, setup, name)
     titles = [line for line in text.splitlines() if _TITLE.match(line)]
     if len(titles) > 1:
         raise MoveError(
@@ -85,14 +87,11 @@ def read_solution(text: str, setup: Setup) -> tuple[list[str], Record | None]:
     return moves, None
 
 
-def _read_record(text: str, setup: Setup) -> tuple[list[str], Record]:
+def _read_record(text: str, setup: Setup, name: str) -> tuple[list[str], Record]:
     """A --json record: exactly one JSON object, whose fields hold values of the right kinds."""
     decoder, values, at = json.JSONDecoder(), [], 0
     while at < len(text):
-        try:
-            value, at = decoder.raw_decode(text, at)
-        except json.JSONDecodeError as error:
-            raise MoveError(f"malformed solution file: not valid JSON ({error.msg}, line {error.lineno})") from None
+        value, at = _decoded(decoder, text, at, name)
         values.append(value)
         at = len(text) - len(text[at:].lstrip())
     if len(values) != 1:
@@ -109,6 +108,21 @@ def _read_record(text: str, setup: Setup) -> tuple[list[str], Record]:
     if moves is None:
         raise MoveError("malformed solution file: the record has no 'solution' or 'best_line' list of moves")
     return moves, record
+
+
+def _decoded(decoder: json.JSONDecoder, text: str, at: int, name: str) -> tuple[Any, int]:
+    """The JSON value starting at ``at`` and where it ends, or a MoveError naming the file and
+    what no record 'solve --json' writes holds: bad syntax, nesting deeper than Python's stack,
+    a number longer than Python converts."""
+    try:
+        return decoder.raw_decode(text, at)
+    except json.JSONDecodeError as error:
+        why = f"not valid JSON ({error.msg}, line {error.lineno})"
+    except RecursionError:
+        why = "its values nest too deeply"
+    except ValueError:  # Python's limit on the digits of an integer
+        why = f"a number in it has more than {sys.get_int_max_str_digits()} digits"
+    raise MoveError(f"cannot read {name} as a JSON record: {why}; give the record 'solve --json' printed")
 
 
 def _check_kinds(record: Record, setup: Setup) -> None:
