@@ -18,7 +18,7 @@ import pytest
 
 from rulesets.cards import format_cards
 from rulesets.deals import seeded_deal
-from tests.helpers import PYSOL_DEAL_1
+from tests.helpers import PYSOL_DEAL_1, snapshot
 from tests.helpers import run_cli as run
 
 PATIENCE = [str(Path(sys.executable).with_name("patience"))]
@@ -210,6 +210,34 @@ def test_the_printout_names_the_rules_it_was_solved_under_and_verify_holds_it_to
     one_error_line(run("verify", "parlett", "--seed", "7", "--solution", str(path)), "does not take 'maybe'")
     printed = run("solve", "accordion", "--option", "compulsory=yes", "--option", "nearest=no", "--seed", "7").stdout
     assert printed.startswith("accordion (accordion; compulsory=yes), seed 7\n"), printed
+
+
+def test_solve_never_writes_its_page_over_the_deal_it_reads(tmp_path):
+    """``--deal -`` read from a file: --html naming that file (or a link to it, or /dev/stdin) is
+    refused before anything is written; a directory is named as one."""
+    deal = tmp_path / "d7.txt"
+    deal.write_text(format_cards(seeded_deal(7)) + "\n")
+    (tmp_path / "link").symlink_to(deal)
+    before = snapshot(tmp_path)
+    for target in (deal, tmp_path / "link", Path("/dev/stdin")):
+        with deal.open() as given:
+            done = subprocess.run(
+                [*PATIENCE, "solve", "accordion", "--deal", "-", "--html", str(target)],
+                stdin=given,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        assert (
+            done.stderr
+            == f"patience: error: --html {target} would overwrite the deal it reads from standard input: give another file name\n"
+        )
+    assert snapshot(tmp_path) == before
+    one_error_line(
+        run("solve", "accordion", "--seed", "7", "--html", str(tmp_path)),
+        f"--html {tmp_path} is a directory: give a file name",
+    )
 
 
 def _record(**changes):

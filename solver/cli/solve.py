@@ -81,8 +81,8 @@ def solve_command(
         raise UsageError(
             "--html -: the moves are printed on standard output: write the page to a file, e.g. --html replay.html"
         )
-    if html is not None and (html.is_dir() or not html.parent.is_dir()):
-        raise UsageError(f"--html {html}: give a file name in a directory that exists")
+    if html is not None:
+        _check_page_target(html, reads_stdin=deal == STDIN)
     deals = Deals(setup, seed, deal, file, position=position)
     verdicts = set()
     for number, (deal_seed, cards, start) in enumerate(deals):
@@ -103,6 +103,18 @@ def solve_command(
     if deals.bad_lines:
         return ExitCode.BAD_LINES
     return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
+
+
+def _check_page_target(html: Path, reads_stdin: bool) -> None:
+    """Refuse an --html page that cannot be written, or that would write over the file the deal
+    is read from as standard input (``--deal -``), before anything is solved. (A --file is not
+    taken with --html.)"""
+    from pathlib import Path
+
+    from solver.service.output import check_writable
+
+    inputs = [Path("/dev/stdin")] if reads_stdin else []
+    check_writable(inputs, {"--html": str(html)}, "the deal it reads from standard input")
 
 
 def _verdict_exit_code(verdicts: set[Verdict]) -> int:
