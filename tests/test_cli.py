@@ -141,7 +141,7 @@ def test_malformed_solution_file_is_an_error(tmp_path):
     gibberish = tmp_path / "gibberish.txt"
     gibberish.write_text("4S => 8S\n")
     result = run("verify", "accordion", "--seed", "7", "--solution", str(gibberish))
-    assert result.exit_code == 1 and "move 1" in result.output and "cannot read move" in result.output
+    assert result.exit_code == 2 and f"{gibberish} line 1: cannot read move" in result.output
 
 
 def test_a_limited_search_reports_the_best_it_found():

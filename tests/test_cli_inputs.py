@@ -18,6 +18,7 @@ import pytest
 
 from rulesets.cards import format_cards
 from rulesets.deals import seeded_deal
+from solver import api
 from tests.helpers import PYSOL_DEAL_1, snapshot
 from tests.helpers import run_cli as run
 
@@ -238,6 +239,25 @@ def test_solve_never_writes_its_page_over_the_deal_it_reads(tmp_path):
         run("solve", "accordion", "--seed", "7", "--html", str(tmp_path)),
         f"--html {tmp_path} is a directory: give a file name",
     )
+
+
+@pytest.mark.parametrize(
+    "solution, where",
+    [
+        (lambda: format_cards(seeded_deal(7)), "line 1"),  # what 'deal' prints, given as the solution
+        (lambda: api.solve("accordion", seed=7).to_html(), "line 1"),  # the replay page
+        (lambda: "# the first move\n\n9D \u2192 3D (leap)\n", "line 3"),
+        (lambda: run("solve", "accordion", "--seed", "7").stdout.replace("9D -> 3D (leap)", "9D => 3D"), "line 7"),
+        (lambda: _record().replace("9D -> 3D (leap)", "9D => 3D"), "the record's move 1"),
+        (lambda: "9D -> 3D (leap)\nZZ -> 3D\n", "line 2"),
+    ],
+)
+def test_verify_calls_a_line_that_is_no_move_at_all_bad_input(tmp_path, solution, where):
+    path = tmp_path / "moves.txt"
+    path.write_text(solution())
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(path))
+    one_error_line(result, f"solution file {path}, {where}: " if "record" in where else f"{path} {where}: ")
+    assert "write e.g. '4D -> 4S (leap)'" in result.stderr or "ranks are A 2-9 T J Q K" in result.stderr
 
 
 def _record(**changes):

@@ -11,12 +11,11 @@ from __future__ import annotations
 import json
 import re
 import sys
-from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
 from rulesets.family import OptionError
-from rulesets.notation import MoveError
+from rulesets.notation import MoveError, UnreadableMove
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Verdict
@@ -58,7 +57,23 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 _LIMITS = ("max_nodes", "max_seconds")
 
 
-def read_solution(text: str, setup: Setup, name: str) -> tuple[list[str], Record | None]:
+class Solution(NamedTuple):
+    """A solution file read: how messages name it, its moves as written, the file's line of each
+    move (None for a --json record's list), and its claims as a record (None for bare moves)."""
+
+    name: str
+    moves: list[str]
+    lines: list[int] | None
+    record: Record | None
+
+    def where(self, number: int) -> str:
+        """Where the file writes its move ``number`` (counted from 1), for a message."""
+        if self.lines is None:
+            return f"solution file {self.name}, the record's move {number}"
+        return f"solution file {self.name} line {self.lines[number - 1]}"
+
+
+def read_solution(text: str, setup: Setup, name: str) -> Solution:
     """The moves of a solution, and its claims as a record (None for a bare list of moves): a
     ``--json`` record (one line or pretty-printed), what ``solve`` prints (header lines and
     ``--show`` pictures included), or one move per line (``12.`` numbers and ``#`` comments
@@ -66,28 +81,29 @@ def read_solution(text: str, setup: Setup, name: str) -> tuple[list[str], Record
     a message names the file."""
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
-        return _read_record(stripped, setup, name)
+        return Solution(name, *_read_record(stripped, setup, name))
     titles = [line for line in text.splitlines() if _TITLE.match(line)]
     if len(titles) > 1:
         raise MoveError(
             f"the solution file holds the lines of {len(titles)} deals; verify takes one: keep one deal's part"
         )
     if titles:
-        return _read_printout(text.splitlines(), setup)
-    moves = []
-    for line in text.splitlines():
+        return Solution(name, *_read_printout(text.splitlines(), setup))
+    moves, lines = [], []
+    for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         head, dot, rest = line.partition(".")
         if dot and head.strip().isdigit():
             line = rest.strip()
         if line:
             moves.append(line)
+            lines.append(number)
     if not moves:
         raise MoveError("the solution file holds no moves: write one move per line, as 'solve' prints them")
-    return moves, None
+    return Solution(name, moves, lines, None)
 
 
-def _read_record(text: str, setup: Setup, name: str) -> tuple[list[str], Record]:
+def _read_record(text: str, setup: Setup, name: str) -> tuple[list[str], None, Record]:
     """A --json record: exactly one JSON object, whose fields hold values of the right kinds."""
     decoder, values, at = json.JSONDecoder(), [], 0
     while at < len(text):
@@ -107,7 +123,7 @@ def _read_record(text: str, setup: Setup, name: str) -> tuple[list[str], Record]
         moves = record.get("best_line")
     if moves is None:
         raise MoveError("malformed solution file: the record has no 'solution' or 'best_line' list of moves")
-    return moves, record
+    return moves, None, record
 
 
 def _decoded(decoder: json.JSONDecoder, text: str, at: int, name: str) -> tuple[Any, int]:
@@ -173,8 +189,9 @@ _REDEALS = re.compile(
 _NUMBERED = re.compile(r"^\s*(?P<number>\d+)\.\s+(?P<move>\S.*?)\s*$")
 
 
-def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], Record]:
-    """What ``solve`` prints for one deal, read back as its claims and its numbered moves."""
+def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], list[int], Record]:
+    """What ``solve`` prints for one deal, read back as its numbered moves, the line of each, and
+    its claims."""
     record: Record = {}
     at = 0
     while not _TITLE.match(lines[at]):
@@ -183,15 +200,17 @@ def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], Record]:
     title = _TITLE.match(lines[at])
     assert title is not None
     moves: list[str] = []
-    for line in lines[at + 1 :]:
+    found: list[int] = []
+    for number, line in enumerate(lines[at + 1 :], at + 2):
         numbered = _NUMBERED.match(line)
         if numbered and int(numbered["number"]) == len(moves) + 1:
             moves.append(numbered["move"])
+            found.append(number)
         elif line.strip() and not line[:1].isspace():  # indented lines are --show's pictures
             raise MoveError(f"the solution file's line {line.strip()!r} is not one 'solve' prints under its moves")
     if len(moves) != int(title[2]):
         raise MoveError(f"the solution file announces {title[2]} moves but numbers {len(moves)} in order")
-    return moves, record
+    return moves, found, record
 
 
 def _read_header_line(line: str, record: Record, setup: Setup) -> None:
@@ -297,15 +316,18 @@ class Verification(NamedTuple):
     broken_claim: str | None
 
 
-def verify(setup: Setup, start: Any, texts: Sequence[str], record: Record | None = None) -> Verification:
-    """Replay the moves written ``texts`` from ``start`` (a deal's opening state or a position);
-    then hold the record, if any, to its claims."""
-    ruleset = setup.game
+def verify(setup: Setup, start: Any, solution: Solution) -> Verification:
+    """Replay the solution's moves from ``start`` (a deal's opening state or a position); then
+    hold its record, if any, to its claims. A text that is no move of the game at all is bad
+    input (a MoveError naming the file, the line and the forms of move), not an illegal move."""
+    ruleset, record = setup.game, solution.record
     state = start
     moves: list[Any] = []
-    for number, text in enumerate(texts, 1):
+    for number, text in enumerate(solution.moves, 1):
         try:
             move = ruleset.parse_move(state, text)
+        except UnreadableMove as error:
+            raise MoveError(f"{solution.where(number)}: {error}") from None
         except ValueError as error:
             return Verification(len(moves), f"move {number} ({text}) is illegal: {error}", False, None, None)
         outcome = replay(ruleset, state, [move])
