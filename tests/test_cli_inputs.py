@@ -260,6 +260,23 @@ def test_verify_calls_a_line_that_is_no_move_at_all_bad_input(tmp_path, solution
     assert "write e.g. '4D -> 4S (leap)'" in result.stderr or "ranks are A 2-9 T J Q K" in result.stderr
 
 
+@pytest.mark.parametrize(
+    "claim, code, words",
+    [
+        ("no", 1, "the record claims sheinwold false, but its moves reach piles 1"),
+        ("maybe", 2, "end it with '; sheinwold win (5 or fewer): yes' or no"),
+        ("yes; and more", 2, "is not one 'solve' prints"),
+    ],
+)
+def test_verify_holds_the_printouts_sheinwold_line_to_the_moves(tmp_path, claim, code, words):
+    printed = run("solve", "accordion", "--seed", "7").stdout
+    assert "piles (minimum): 1; sheinwold win (5 or fewer): yes\n" in printed
+    path = tmp_path / "moves.txt"
+    path.write_text(printed.replace("(5 or fewer): yes", f"(5 or fewer): {claim}"))
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(path))
+    assert result.exit_code == code and words in result.stderr and len(result.stderr.splitlines()) == 1, result.output
+
+
 def _record(**changes):
     record = json.loads(run("solve", "accordion", "--seed", "7", "--json").stdout)
     record.update(changes)

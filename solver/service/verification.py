@@ -216,7 +216,7 @@ def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], list[int]
 def _read_header_line(line: str, record: Record, setup: Setup) -> None:
     """One line of the head of ``solve``'s printout, added to the record of its claims."""
     label = setup.family.score_label
-    score = re.match(rf"^{re.escape(label)} \((?P<how>minimum|best found)\): (?P<score>\d+)", line)
+    score = re.match(rf"^{re.escape(label)} \((?P<how>minimum|best found)\): (?P<score>\d+)(?P<rest>.*)$", line)
     if not line or line.startswith("nodes: "):
         return  # blank, or the search's own statistics
     if header := _HEADER.match(line):
@@ -232,6 +232,7 @@ def _read_header_line(line: str, record: Record, setup: Setup) -> None:
         record.update(result=result["result"], limit=result["limit"])
     elif score:
         record.update({setup.family.score_field: int(score["score"]), "score_proven": score["how"] == "minimum"})
+        _read_threshold_claim(line, score["rest"], record, setup)
     elif line == f"{label}: no end of the game reached":
         record[setup.family.score_field] = None
     elif redeals := _REDEALS.match(line):
@@ -240,6 +241,22 @@ def _read_header_line(line: str, record: Record, setup: Setup) -> None:
         record["redeals_at_least"] = record["redeals"] if least is None else int(least)
     else:
         raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints; remove it")
+
+
+def _read_threshold_claim(line: str, claim: str, record: Record, setup: Setup) -> None:
+    """What the score line claims after the score: for a game with a named threshold (Accordion's
+    Sheinwold win), ``; sheinwold win (5 or fewer): yes`` or ``no``, held to the moves as a --json
+    record's field is; nothing else."""
+    if not claim:
+        return
+    threshold = setup.family.threshold
+    if threshold is None:
+        raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints; remove what follows the score")
+    name, most = threshold
+    form = f"; {name} win ({most} or fewer): "
+    if not claim.startswith(form) or claim.removeprefix(form) not in ("yes", "no"):
+        raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints: end it with '{form}yes' or no")
+    record[name] = claim.removeprefix(form) == "yes"
 
 
 def _header_options(variant: str, options: str | None, setup: Setup) -> dict[str, Any]:
