@@ -148,13 +148,13 @@ def verify_command(
         raise UsageError("only one of --solution, --deal and --file can read standard input ('-')")
     setup = Setup.of(game, variant, option)
     cards, start = _one_start(Deals(setup, seed, deal, file, strict=True, position=position))
-    moves = read_solution(read_text(solution, "solution file"), setup, name_of(solution))
-    record = moves.record
-    if record is not None:
-        note = check_record_is_for(record, setup, start, cards, rules_given=variant is not None or bool(option))
+    written = read_solution(read_text(solution, "solution file"), setup, name_of(solution))
+    if written.record is not None:
+        rules_given = variant is not None or bool(option)
+        note = check_record_is_for(written.record, setup, start, cards, rules_given=rules_given)
         if note is not None:
             print(note)
-    found = verify(setup, start, moves)
+    found = verify(setup, start, written)
     if found.illegal is not None:
         say(found.illegal)
         return ExitCode.INVALID
