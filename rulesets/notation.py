@@ -19,6 +19,11 @@ class MoveError(UserError):
     """A move written in a form the game cannot read, or naming cards that are not in play."""
 
 
+class UnreadableMove(MoveError):
+    """A text in no form of move the game knows, or naming a card no deck has: not a move at all,
+    as opposed to a move that cannot be made where it is played."""
+
+
 class PositionError(UserError):
     """A position that cannot be read, or that no play of the game could ever hold."""
 
@@ -26,9 +31,9 @@ class PositionError(UserError):
 # ----------------------------------------------------------------------------- moves
 
 
-def cannot_read(text: str, examples: str) -> MoveError:
+def cannot_read(text: str, examples: str) -> UnreadableMove:
     """The error for a move in no form the game knows; ``examples`` shows the forms it does."""
-    return MoveError(f"cannot read move {text.strip()!r}: write e.g. {examples}")
+    return UnreadableMove(f"cannot read move {text.strip()!r}: write e.g. {examples}")
 
 
 def read_card(word: str, move_text: str) -> int:
@@ -36,7 +41,7 @@ def read_card(word: str, move_text: str) -> int:
     try:
         return parse_card(word).code
     except CardError as error:
-        raise MoveError(f"move {move_text.strip()!r}: {error}") from None
+        raise UnreadableMove(f"move {move_text.strip()!r}: {error}") from None
 
 
 def is_deal(text: str) -> bool:

@@ -137,11 +137,11 @@ def test_malformed_solution_file_is_an_error(tmp_path):
     broken = tmp_path / "broken.json"
     broken.write_text("{not json")
     result = run("verify", "accordion", "--seed", "7", "--solution", str(broken))
-    assert result.exit_code == 2 and "malformed solution file" in result.output
+    assert result.exit_code == 2 and f"cannot read {broken} as a JSON record" in result.output
     gibberish = tmp_path / "gibberish.txt"
     gibberish.write_text("4S => 8S\n")
     result = run("verify", "accordion", "--seed", "7", "--solution", str(gibberish))
-    assert result.exit_code == 1 and "move 1" in result.output and "cannot read move" in result.output
+    assert result.exit_code == 2 and f"{gibberish} line 1: cannot read move" in result.output
 
 
 def test_a_limited_search_reports_the_best_it_found():

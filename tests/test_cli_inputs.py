@@ -18,7 +18,8 @@ import pytest
 
 from rulesets.cards import format_cards
 from rulesets.deals import seeded_deal
-from tests.helpers import PYSOL_DEAL_1
+from solver import api
+from tests.helpers import PYSOL_DEAL_1, snapshot
 from tests.helpers import run_cli as run
 
 PATIENCE = [str(Path(sys.executable).with_name("patience"))]
@@ -194,6 +195,88 @@ def test_verify_reads_what_solve_prints(tmp_path, game, args):
     assert run("verify", game, "--seed", "3", "--solution", str(path)).exit_code in (1, 2)
 
 
+def test_the_printout_names_the_rules_it_was_solved_under_and_verify_holds_it_to_them(tmp_path):
+    """Parlett's deal 7 is lost; solved with compulsory=no it is won, and the printout must say so."""
+    path = tmp_path / "moves.txt"
+    solved = run("solve", "parlett", "--option", "compulsory=no", "--seed", "7", "--html", str(tmp_path / "p.html"))
+    assert solved.stdout.startswith("accordion (parlett; compulsory=no), seed 7\n"), solved.stdout
+    assert "<title>accordion (parlett; compulsory=no): won</title>" in (tmp_path / "p.html").read_text()
+    path.write_text(solved.stdout)
+    one_error_line(
+        run("verify", "parlett", "--seed", "7", "--solution", str(path)),
+        "the record was solved with compulsory=no, this verification has compulsory=yes: give --variant",
+    )
+    assert run("verify", "parlett", "--option", "compulsory=no", "--seed", "7", "--solution", str(path)).exit_code == 0
+    path.write_text(solved.stdout.replace("compulsory=no", "compulsory=maybe", 1))
+    one_error_line(run("verify", "parlett", "--seed", "7", "--solution", str(path)), "does not take 'maybe'")
+    printed = run("solve", "accordion", "--option", "compulsory=yes", "--option", "nearest=no", "--seed", "7").stdout
+    assert printed.startswith("accordion (accordion; compulsory=yes), seed 7\n"), printed
+
+
+def test_solve_never_writes_its_page_over_the_deal_it_reads(tmp_path):
+    """``--deal -`` read from a file: --html naming that file (or a link to it, or /dev/stdin) is
+    refused before anything is written; a directory is named as one."""
+    deal = tmp_path / "d7.txt"
+    deal.write_text(format_cards(seeded_deal(7)) + "\n")
+    (tmp_path / "link").symlink_to(deal)
+    before = snapshot(tmp_path)
+    for target in (deal, tmp_path / "link", Path("/dev/stdin")):
+        with deal.open() as given:
+            done = subprocess.run(
+                [*PATIENCE, "solve", "accordion", "--deal", "-", "--html", str(target)],
+                stdin=given,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+        assert (done.returncode, done.stdout) == (2, ""), done.stderr
+        assert (
+            done.stderr
+            == f"patience: error: --html {target} would overwrite the deal it reads from standard input: give another file name\n"
+        )
+    assert snapshot(tmp_path) == before
+    one_error_line(
+        run("solve", "accordion", "--seed", "7", "--html", str(tmp_path)),
+        f"--html {tmp_path} is a directory: give a file name",
+    )
+
+
+@pytest.mark.parametrize(
+    "solution, where",
+    [
+        (lambda: format_cards(seeded_deal(7)), "line 1"),  # what 'deal' prints, given as the solution
+        (lambda: api.solve("accordion", seed=7).to_html(), "line 1"),  # the replay page
+        (lambda: "# the first move\n\n9D \u2192 3D (leap)\n", "line 3"),
+        (lambda: run("solve", "accordion", "--seed", "7").stdout.replace("9D -> 3D (leap)", "9D => 3D"), "line 7"),
+        (lambda: _record().replace("9D -> 3D (leap)", "9D => 3D"), "the record's move 1"),
+        (lambda: "9D -> 3D (leap)\nZZ -> 3D\n", "line 2"),
+    ],
+)
+def test_verify_calls_a_line_that_is_no_move_at_all_bad_input(tmp_path, solution, where):
+    path = tmp_path / "moves.txt"
+    path.write_text(solution())
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(path))
+    one_error_line(result, f"solution file {path}, {where}: " if "record" in where else f"{path} {where}: ")
+    assert "write e.g. '4D -> 4S (leap)'" in result.stderr or "ranks are A 2-9 T J Q K" in result.stderr
+
+
+@pytest.mark.parametrize(
+    "claim, code, words",
+    [
+        ("no", 1, "the record claims sheinwold false, but its moves reach piles 1"),
+        ("maybe", 2, "end it with '; sheinwold win (5 or fewer): yes' or no"),
+        ("yes; and more", 2, "is not one 'solve' prints"),
+    ],
+)
+def test_verify_holds_the_printouts_sheinwold_line_to_the_moves(tmp_path, claim, code, words):
+    printed = run("solve", "accordion", "--seed", "7").stdout
+    assert "piles (minimum): 1; sheinwold win (5 or fewer): yes\n" in printed
+    path = tmp_path / "moves.txt"
+    path.write_text(printed.replace("(5 or fewer): yes", f"(5 or fewer): {claim}"))
+    result = run("verify", "accordion", "--seed", "7", "--solution", str(path))
+    assert result.exit_code == code and words in result.stderr and len(result.stderr.splitlines()) == 1, result.output
+
+
 def _record(**changes):
     record = json.loads(run("solve", "accordion", "--seed", "7", "--json").stdout)
     record.update(changes)
@@ -235,7 +318,9 @@ def test_verify_holds_every_claim_of_a_record(tmp_path, changes, code, words):
         ("# only a comment\n\n", "holds no moves"),
         ('{"result": "won"}\n{"result": "won"}\n', "holds 2 JSON records"),
         ("[1, 2]", "a --json record is a JSON object"),
-        ('{"result": "won",', "not valid JSON"),
+        ('{"result": "won",', "moves.txt as a JSON record: not valid JSON"),
+        ("[" * 100000 + "]" * 100000, "moves.txt as a JSON record: its values nest too deeply"),
+        ('{"seed": ' + "9" * 5000 + "}", "moves.txt as a JSON record: a number in it has more than 4300 digits"),
     ],
 )
 def test_verify_refuses_what_holds_no_one_solution(tmp_path, text, words):

@@ -81,8 +81,8 @@ def solve_command(
         raise UsageError(
             "--html -: the moves are printed on standard output: write the page to a file, e.g. --html replay.html"
         )
-    if html is not None and (html.is_dir() or not html.parent.is_dir()):
-        raise UsageError(f"--html {html}: give a file name in a directory that exists")
+    if html is not None:
+        _check_page_target(html, reads_stdin=deal == STDIN)
     deals = Deals(setup, seed, deal, file, position=position)
     verdicts = set()
     for number, (deal_seed, cards, start) in enumerate(deals):
@@ -103,6 +103,18 @@ def solve_command(
     if deals.bad_lines:
         return ExitCode.BAD_LINES
     return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
+
+
+def _check_page_target(html: Path, reads_stdin: bool) -> None:
+    """Refuse an --html page that cannot be written, or that would write over the file the deal
+    is read from as standard input (``--deal -``), before anything is solved. (A --file is not
+    taken with --html.)"""
+    from pathlib import Path
+
+    from solver.service.output import check_writable
+
+    inputs = [Path("/dev/stdin")] if reads_stdin else []
+    check_writable(inputs, {"--html": str(html)}, "the deal it reads from standard input")
 
 
 def _verdict_exit_code(verdicts: set[Verdict]) -> int:
@@ -136,12 +148,13 @@ def verify_command(
         raise UsageError("only one of --solution, --deal and --file can read standard input ('-')")
     setup = Setup.of(game, variant, option)
     cards, start = _one_start(Deals(setup, seed, deal, file, strict=True, position=position))
-    texts, record = read_solution(read_text(solution, "solution file"), setup)
-    if record is not None:
-        note = check_record_is_for(record, setup, start, cards, rules_given=variant is not None or bool(option))
+    written = read_solution(read_text(solution, "solution file"), setup, name_of(solution))
+    if written.record is not None:
+        rules_given = variant is not None or bool(option)
+        note = check_record_is_for(written.record, setup, start, cards, rules_given=rules_given)
         if note is not None:
             print(note)
-    found = verify(setup, start, texts, record)
+    found = verify(setup, start, written)
     if found.illegal is not None:
         say(found.illegal)
         return ExitCode.INVALID
@@ -220,7 +233,7 @@ def _print_outcome(outcome: Outcome, show: bool) -> None:
     """A solved deal as text: the deal, verdict, score, redeals, work done, then the numbered line."""
     setup, result = outcome.setup, outcome.result
     family = setup.family
-    header = f"{family.name} ({setup.variant})" + (f", seed {outcome.seed}" if outcome.seed is not None else "")
+    header = setup.title() + (f", seed {outcome.seed}" if outcome.seed is not None else "")
     print(header)
     if outcome.deal is not None:
         print(f"deal: {format_cards(outcome.deal)}")

@@ -6,17 +6,14 @@ from __future__ import annotations
 
 import csv
 import json
-import os
-import stat
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from solver.service import comparison
-from solver.service.errors import SurveyError
-from solver.service.output import replacing
-from solver.service.store import COLUMNS, KEYS, Store, side_files, status
+from solver.service.output import check_writable, replacing
+from solver.service.store import COLUMNS, KEYS, Store, side_files
 
 
 def exported(path: Path) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
@@ -48,36 +45,10 @@ def _records(path: Path) -> Iterator[tuple[tuple[str, ...], Iterator[dict[str, A
 
 def check_targets(sources: Sequence[Path], targets: dict[str, str | None]) -> None:
     """Refuse export targets (by option name; None: not asked for, ``-``: standard output) that
-    would overwrite a survey, each other, or cannot be written -- before anything is written."""
+    would overwrite a survey (or a file SQLite keeps beside it), each other, or cannot be written
+    -- before anything is written."""
     inputs = [file for source in sources for file in (source, *side_files(source))]
-    taken: dict[Path, str] = {}
-    for option, target in targets.items():
-        if target is None or target == "-":
-            continue
-        if not target:
-            raise SurveyError(f"{option} '' is an empty file name: give a file name")
-        path = Path(target)
-        found, parent = status(path), status(path.parent)
-        if any(_same_file(path, given) for given in inputs):
-            raise SurveyError(f"{option} {target} would overwrite a survey file it reports: give another file name")
-        if found is not None and stat.S_ISDIR(found.st_mode):
-            raise SurveyError(f"{option} {target} is a directory: give a file name")
-        if parent is None or not stat.S_ISDIR(parent.st_mode):
-            raise SurveyError(f"{option} {target}: there is no directory {path.parent}")
-        for other, other_option in taken.items():
-            if _same_file(path, other):
-                raise SurveyError(f"{other_option} and {option} both write to {target}: give each its own file")
-        taken[path] = option
-    to_stdout = [option for option, target in targets.items() if target == "-"]
-    if len(to_stdout) > 1:
-        raise SurveyError(f"{' and '.join(to_stdout)} both write to standard output: send one of them to a file")
-
-
-def _same_file(path: Path, other: Path) -> bool:
-    """Whether two names are one file (the same path, or links to one file)."""
-    if path.absolute() == other.absolute() or path.resolve() == other.resolve():
-        return True
-    return path.exists() and other.exists() and os.path.samefile(path, other)
+    check_writable(inputs, targets, "a survey file it reports")
 
 
 def write_csv(path: Path, target: str) -> None:

@@ -1,5 +1,6 @@
 """Writing what a command produces (exports, plots, replay pages) without ever leaving half a
-file: a temporary file beside the target, renamed over it once complete."""
+file (a temporary file beside the target, renamed over it once complete), nor writing over a file
+the command reads."""
 
 from __future__ import annotations
 
@@ -7,13 +8,48 @@ import os
 import stat
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
 from solver.service.errors import OutputError
 from solver.service.store import status
+
+
+def check_writable(inputs: Sequence[Path], targets: dict[str, str | None], inputs_are: str) -> None:
+    """Refuse the files a command is asked to write (by option name; None: not asked for, ``-``:
+    standard output) that would overwrite one of its ``inputs`` (``inputs_are``: what they are,
+    in words), each other, or cannot be written -- before anything is written: a command never
+    alters a file it reads."""
+    taken: dict[Path, str] = {}
+    for option, target in targets.items():
+        if target is None or target == "-":
+            continue
+        if not target:
+            raise OutputError(f"{option} '' is an empty file name: give a file name")
+        path = Path(target)
+        found, parent = status(path), status(path.parent)
+        if any(_same_file(path, given) for given in inputs):
+            raise OutputError(f"{option} {target} would overwrite {inputs_are}: give another file name")
+        if found is not None and stat.S_ISDIR(found.st_mode):
+            raise OutputError(f"{option} {target} is a directory: give a file name")
+        if parent is None or not stat.S_ISDIR(parent.st_mode):
+            raise OutputError(f"{option} {target}: there is no directory {path.parent}")
+        for other, other_option in taken.items():
+            if _same_file(path, other):
+                raise OutputError(f"{other_option} and {option} both write to {target}: give each its own file")
+        taken[path] = option
+    to_stdout = [option for option, target in targets.items() if target == "-"]
+    if len(to_stdout) > 1:
+        raise OutputError(f"{' and '.join(to_stdout)} both write to standard output: send one of them to a file")
+
+
+def _same_file(path: Path, other: Path) -> bool:
+    """Whether two names are one file (the same path, or links to one file)."""
+    if path.absolute() == other.absolute() or path.resolve() == other.resolve():
+        return True
+    return path.exists() and other.exists() and os.path.samefile(path, other)
 
 
 @contextmanager

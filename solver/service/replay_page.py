@@ -308,5 +308,5 @@ def outcome_page(outcome: Any) -> str:
         touched = game.touched(state, move)
         state = game.apply(state, move)
         steps.append(Step(text, game.picture(state), touched))
-    title = f"{setup.family.name} ({setup.variant}): {outcome.result.verdict.value}"
+    title = f"{setup.title()}: {outcome.result.verdict.value}"
     return replay_page(header, game.picture(outcome.start), steps, title)

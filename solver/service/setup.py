@@ -33,6 +33,19 @@ class Setup(NamedTuple):
         settings = family.settings(chosen, options)
         return cls(family, chosen, settings, family.build(settings))
 
+    def title(self) -> str:
+        """The game as a printout or a replay page names it: its family and variant, then each
+        option set apart from the variant's preset, as ``--option`` takes it (``accordion
+        (parlett; compulsory=no)``), so that the rules a line was solved under are never hidden."""
+        preset = self.family.settings(self.variant)
+        changed = [
+            f"{name}={self.family.option(name).spell(value)}"
+            for name, value in self.settings.items()
+            if value != preset[name]
+        ]
+        rules = self.variant + (f"; {', '.join(changed)}" if changed else "")
+        return f"{self.family.name} ({rules})"
+
     def deal(self, seed: int | None = None, text: str | None = None) -> list[Card]:
         """The deal for ``--seed`` or ``--deal`` text, checked against the game's deck (the rules'
         own checks of a written deal, say Royal Marriage's end cards, run in ``game.start``)."""

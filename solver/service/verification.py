@@ -10,11 +10,12 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+import sys
 from typing import Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
-from rulesets.notation import MoveError
+from rulesets.family import OptionError
+from rulesets.notation import MoveError, UnreadableMove
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Verdict
@@ -56,42 +57,57 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 _LIMITS = ("max_nodes", "max_seconds")
 
 
-def read_solution(text: str, setup: Setup) -> tuple[list[str], Record | None]:
+class Solution(NamedTuple):
+    """A solution file read: how messages name it, its moves as written, the file's line of each
+    move (None for a --json record's list), and its claims as a record (None for bare moves)."""
+
+    name: str
+    moves: list[str]
+    lines: list[int] | None
+    record: Record | None
+
+    def where(self, number: int) -> str:
+        """Where the file writes its move ``number`` (counted from 1), for a message."""
+        if self.lines is None:
+            return f"solution file {self.name}, the record's move {number}"
+        return f"solution file {self.name} line {self.lines[number - 1]}"
+
+
+def read_solution(text: str, setup: Setup, name: str) -> Solution:
     """The moves of a solution, and its claims as a record (None for a bare list of moves): a
     ``--json`` record (one line or pretty-printed), what ``solve`` prints (header lines and
     ``--show`` pictures included), or one move per line (``12.`` numbers and ``#`` comments
-    allowed). A file of several deals' records, or of no moves at all, is refused."""
+    allowed). A file of several deals' records, or of no moves at all, is refused; ``name`` is how
+    a message names the file."""
     stripped = text.strip()
     if stripped.startswith(("{", "[")):
-        return _read_record(stripped, setup)
+        return Solution(name, *_read_record(stripped, setup, name))
     titles = [line for line in text.splitlines() if _TITLE.match(line)]
     if len(titles) > 1:
         raise MoveError(
             f"the solution file holds the lines of {len(titles)} deals; verify takes one: keep one deal's part"
         )
     if titles:
-        return _read_printout(text.splitlines(), setup)
-    moves = []
-    for line in text.splitlines():
+        return Solution(name, *_read_printout(text.splitlines(), setup))
+    moves, lines = [], []
+    for number, line in enumerate(text.splitlines(), 1):
         line = line.split("#", 1)[0].strip()
         head, dot, rest = line.partition(".")
         if dot and head.strip().isdigit():
             line = rest.strip()
         if line:
             moves.append(line)
+            lines.append(number)
     if not moves:
         raise MoveError("the solution file holds no moves: write one move per line, as 'solve' prints them")
-    return moves, None
+    return Solution(name, moves, lines, None)
 
 
-def _read_record(text: str, setup: Setup) -> tuple[list[str], Record]:
+def _read_record(text: str, setup: Setup, name: str) -> tuple[list[str], None, Record]:
     """A --json record: exactly one JSON object, whose fields hold values of the right kinds."""
     decoder, values, at = json.JSONDecoder(), [], 0
     while at < len(text):
-        try:
-            value, at = decoder.raw_decode(text, at)
-        except json.JSONDecodeError as error:
-            raise MoveError(f"malformed solution file: not valid JSON ({error.msg}, line {error.lineno})") from None
+        value, at = _decoded(decoder, text, at, name)
         values.append(value)
         at = len(text) - len(text[at:].lstrip())
     if len(values) != 1:
@@ -107,7 +123,22 @@ def _read_record(text: str, setup: Setup) -> tuple[list[str], Record]:
         moves = record.get("best_line")
     if moves is None:
         raise MoveError("malformed solution file: the record has no 'solution' or 'best_line' list of moves")
-    return moves, record
+    return moves, None, record
+
+
+def _decoded(decoder: json.JSONDecoder, text: str, at: int, name: str) -> tuple[Any, int]:
+    """The JSON value starting at ``at`` and where it ends, or a MoveError naming the file and
+    what no record 'solve --json' writes holds: bad syntax, nesting deeper than Python's stack,
+    a number longer than Python converts."""
+    try:
+        return decoder.raw_decode(text, at)
+    except json.JSONDecodeError as error:
+        why = f"not valid JSON ({error.msg}, line {error.lineno})"
+    except RecursionError:
+        why = "its values nest too deeply"
+    except ValueError:  # Python's limit on the digits of an integer
+        why = f"a number in it has more than {sys.get_int_max_str_digits()} digits"
+    raise MoveError(f"cannot read {name} as a JSON record: {why}; give the record 'solve --json' printed")
 
 
 def _check_kinds(record: Record, setup: Setup) -> None:
@@ -150,7 +181,7 @@ def _kind(value: Any) -> str:
 
 
 _TITLE = re.compile(r"^(solution|line to the best score) \((\d+) moves\):$")
-_HEADER = re.compile(r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)\)(, seed (?P<seed>\d+))?$")
+_HEADER = re.compile(r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)(; (?P<options>[^()]+))?\)(, seed (?P<seed>\d+))?$")
 _RESULT = re.compile(r"^result: (?P<result>won|lost|unknown)( \(limit (?P<limit>\w+) reached\))?$")
 _REDEALS = re.compile(
     r"^redeals: (?P<redeals>\d+) \((fewest|fewest not proven, at least (?P<least>\d+): limit (?P<limit>\w+) reached)\)$"
@@ -158,8 +189,9 @@ _REDEALS = re.compile(
 _NUMBERED = re.compile(r"^\s*(?P<number>\d+)\.\s+(?P<move>\S.*?)\s*$")
 
 
-def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], Record]:
-    """What ``solve`` prints for one deal, read back as its claims and its numbered moves."""
+def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], list[int], Record]:
+    """What ``solve`` prints for one deal, read back as its numbered moves, the line of each, and
+    its claims."""
     record: Record = {}
     at = 0
     while not _TITLE.match(lines[at]):
@@ -168,26 +200,30 @@ def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], Record]:
     title = _TITLE.match(lines[at])
     assert title is not None
     moves: list[str] = []
-    for line in lines[at + 1 :]:
+    found: list[int] = []
+    for number, line in enumerate(lines[at + 1 :], at + 2):
         numbered = _NUMBERED.match(line)
         if numbered and int(numbered["number"]) == len(moves) + 1:
             moves.append(numbered["move"])
+            found.append(number)
         elif line.strip() and not line[:1].isspace():  # indented lines are --show's pictures
             raise MoveError(f"the solution file's line {line.strip()!r} is not one 'solve' prints under its moves")
     if len(moves) != int(title[2]):
         raise MoveError(f"the solution file announces {title[2]} moves but numbers {len(moves)} in order")
-    return moves, record
+    return moves, found, record
 
 
 def _read_header_line(line: str, record: Record, setup: Setup) -> None:
     """One line of the head of ``solve``'s printout, added to the record of its claims."""
     label = setup.family.score_label
-    score = re.match(rf"^{re.escape(label)} \((?P<how>minimum|best found)\): (?P<score>\d+)", line)
+    score = re.match(rf"^{re.escape(label)} \((?P<how>minimum|best found)\): (?P<score>\d+)(?P<rest>.*)$", line)
     if not line or line.startswith("nodes: "):
         return  # blank, or the search's own statistics
     if header := _HEADER.match(line):
         record.update(game=header["game"], variant=header["variant"])
         record["seed"] = None if header["seed"] is None else int(header["seed"])
+        if header["game"] == setup.family.name:  # else check_record_is_for names the other game
+            record["options"] = _header_options(header["variant"], header["options"], setup)
     elif line.startswith("deal: "):
         record["deal"] = line.removeprefix("deal: ")
     elif line.startswith("position: "):
@@ -196,6 +232,7 @@ def _read_header_line(line: str, record: Record, setup: Setup) -> None:
         record.update(result=result["result"], limit=result["limit"])
     elif score:
         record.update({setup.family.score_field: int(score["score"]), "score_proven": score["how"] == "minimum"})
+        _read_threshold_claim(line, score["rest"], record, setup)
     elif line == f"{label}: no end of the game reached":
         record[setup.family.score_field] = None
     elif redeals := _REDEALS.match(line):
@@ -204,6 +241,32 @@ def _read_header_line(line: str, record: Record, setup: Setup) -> None:
         record["redeals_at_least"] = record["redeals"] if least is None else int(least)
     else:
         raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints; remove it")
+
+
+def _read_threshold_claim(line: str, claim: str, record: Record, setup: Setup) -> None:
+    """What the score line claims after the score: for a game with a named threshold (Accordion's
+    Sheinwold win), ``; sheinwold win (5 or fewer): yes`` or ``no``, held to the moves as a --json
+    record's field is; nothing else."""
+    if not claim:
+        return
+    threshold = setup.family.threshold
+    if threshold is None:
+        raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints; remove what follows the score")
+    name, most = threshold
+    form = f"; {name} win ({most} or fewer): "
+    if not claim.startswith(form) or claim.removeprefix(form) not in ("yes", "no"):
+        raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints: end it with '{form}yes' or no")
+    record[name] = claim.removeprefix(form) == "yes"
+
+
+def _header_options(variant: str, options: str | None, setup: Setup) -> dict[str, Any]:
+    """The option values the printout's header names: its variant's, then the options it names
+    as ``--option`` takes them (``parlett; compulsory=no``), so that a printout is held to the
+    rules it was solved under as a --json record's ``options`` are."""
+    try:
+        return setup.family.settings(variant, [] if options is None else options.split(", "))
+    except OptionError as error:
+        raise MoveError(f"the solution file's header names rules {setup.family.name} does not have: {error}") from None
 
 
 def check_record_is_for(
@@ -270,15 +333,18 @@ class Verification(NamedTuple):
     broken_claim: str | None
 
 
-def verify(setup: Setup, start: Any, texts: Sequence[str], record: Record | None = None) -> Verification:
-    """Replay the moves written ``texts`` from ``start`` (a deal's opening state or a position);
-    then hold the record, if any, to its claims."""
-    ruleset = setup.game
+def verify(setup: Setup, start: Any, solution: Solution) -> Verification:
+    """Replay the solution's moves from ``start`` (a deal's opening state or a position); then
+    hold its record, if any, to its claims. A text that is no move of the game at all is bad
+    input (a MoveError naming the file, the line and the forms of move), not an illegal move."""
+    ruleset, record = setup.game, solution.record
     state = start
     moves: list[Any] = []
-    for number, text in enumerate(texts, 1):
+    for number, text in enumerate(solution.moves, 1):
         try:
             move = ruleset.parse_move(state, text)
+        except UnreadableMove as error:
+            raise MoveError(f"{solution.where(number)}: {error}") from None
         except ValueError as error:
             return Verification(len(moves), f"move {number} ({text}) is illegal: {error}", False, None, None)
         outcome = replay(ruleset, state, [move])
