@@ -434,6 +434,33 @@ def test_a_survey_on_read_only_storage_is_reported_and_not_written(reference, tm
             remount(disk, "rw")
 
 
+def test_a_survey_file_refused_by_read_only_storage_is_named_as_the_user_gave_it(tmp_path, monkeypatch):
+    """On a read-only file system SQLite cannot create the new file's hidden temporary, and the
+    system refuses even the removal of what it would leave (EROFS): the first error is the one
+    reported, naming the --out file, not the temporary, nor hidden by the cleanup's."""
+    connect, unlink = sqlite3.connect, Path.unlink
+
+    def read_only_connect(database, *args, **kwargs):
+        if ".new?" in database:
+            error = sqlite3.OperationalError("unable to open database file")
+            error.sqlite_errorcode = sqlite3.SQLITE_CANTOPEN
+            raise error
+        return connect(database, *args, **kwargs)
+
+    def read_only_unlink(path, missing_ok=False):
+        if path.parent == tmp_path:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(sqlite3, "connect", read_only_connect)
+    monkeypatch.setattr(Path, "unlink", read_only_unlink)
+    out = tmp_path / "new.sqlite"
+    message = error_line(run_cli(*survey_args(out, "1-8")))
+    assert message.startswith(f"patience: error: {out}: cannot open") and ".new" not in message, message
+    monkeypatch.undo()
+    assert not list(tmp_path.iterdir())
+
+
 # ----------------------------------------------------------------------------- a lost scheduler
 
 

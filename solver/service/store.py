@@ -235,7 +235,10 @@ class Store:
         path = self.path
         temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
         try:
-            db = _connect(temporary, "rw")
+            try:
+                db = _connect(temporary, "rw")
+            except StoreFault as fault:  # named as the user gave it, not by its hidden temporary
+                raise StoreFault(path, fault.what, fault.fix, fault.resumable) from None
             try:
                 with self._faults("write to"):
                     self._set_up(db, identity, deals)
@@ -255,8 +258,7 @@ class Store:
                     raise _fault(path, error, "create") from None
                 os.rename(temporary, path)  # a file system without hard links
         finally:
-            for leftover in (temporary, *side_files(temporary)):
-                leftover.unlink(missing_ok=True)
+            _remove(temporary, *side_files(temporary))
 
     def _set_up(self, db: sqlite3.Connection, identity: dict[str, str], deals: DealFile | None) -> None:
         """The schema, the settings and a file's lines (each kept if already there), in WAL mode."""
@@ -444,6 +446,17 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
         return sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
     except sqlite3.Error as error:
         raise _fault(path, error, "open") from None
+
+
+def _remove(*paths: Path) -> None:
+    """Remove what is left of a temporary file, as far as the system lets: this runs while an
+    error may be on its way (a read-only or failing disk refuses the unlink too), and must never
+    hide that error behind its own."""
+    for path in paths:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass
 
 
 def status(path: Path) -> os.stat_result | None:
