@@ -461,6 +461,32 @@ def test_a_survey_file_refused_by_read_only_storage_is_named_as_the_user_gave_it
     assert not list(tmp_path.iterdir())
 
 
+# ----------------------------------------------------------------------------- a dead worker
+
+
+def solve_seeds_dying_at_20(spec: SurveySpec, seeds: list[int]) -> list:
+    """A worker's work that kills its own process (as the OOM killer would) on the chunk holding
+    seed 20 (a module-level function: spawned workers import it from here)."""
+    from solver.service.survey import solve_seeds
+
+    if 20 in seeds:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return solve_seeds(spec, seeds)
+
+
+def test_a_dead_worker_says_what_is_stored_and_exits_75(reference, tmp_path, monkeypatch):
+    monkeypatch.setattr("solver.service.survey.solve_seeds", solve_seeds_dying_at_20)
+    out = tmp_path / "k.sqlite"
+    ran = run_cli(*survey_args(out, SEEDS), "--jobs", "2")
+    lines = ran.stderr.strip().splitlines()
+    assert ran.exit_code == 75 and len(lines) == 1, ran.stderr
+    assert "a worker process died (killed, or out of memory?)" in lines[0] and "rerun the same command" in lines[0]
+    kept = stored_count(lines[0])
+    assert 0 < kept < TOTAL
+    monkeypatch.undo()
+    assert_kept_then_completed(out, kept, reference[1])
+
+
 # ----------------------------------------------------------------------------- a lost scheduler
 
 

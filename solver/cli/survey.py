@@ -44,7 +44,7 @@ def survey_command(
     """
     from solver.cli.progress import ProgressBar, show_progress
     from solver.service.deal_file import DealFile, read_deal_file
-    from solver.service.errors import SchedulerLost
+    from solver.service.errors import RunLost
     from solver.service.seeds import Span, parse_seeds
     from solver.service.setup import parse_size
     from solver.service.survey import SurveySpec, run_survey, worker_count
@@ -68,10 +68,10 @@ def survey_command(
     shown = show_progress() if progress is None else progress
     try:
         tally = run_survey(spec, deals, out, jobs, scheduler, on_progress=bar if shown else None)
-    except SchedulerLost as lost:
+    except RunLost as lost:
         bar.close()  # before the line, so that the bar does not draw over it
         say(f"patience: error: {lost}")
-        return ExitCode.SCHEDULER_LOST
+        return ExitCode.RUN_LOST
     finally:
         bar.close()
     _print_tally(out, tally)
