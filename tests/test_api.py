@@ -87,6 +87,26 @@ def test_hint_survey_and_load_survey(tmp_path: Path) -> None:
         solver.load_survey(tmp_path / "missing.sqlite")
 
 
+def test_a_survey_script_without_the_main_guard_is_told_of_it(tmp_path: Path) -> None:
+    """Spawned workers import the calling script again: without the guard each fails to start, and
+    the caller gets a UserError naming both causes (a killed worker, or the missing guard)."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "s.sqlite"
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import solver\n"
+        "try:\n"
+        f"    solver.survey('accordion', '1-8', {str(out)!r}, jobs=2, max_nodes=1000)\n"
+        "except solver.errors.UserError as error:\n"
+        "    print(type(error).__name__, error)\n"
+    )
+    ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
+    assert ran.returncode == 0 and ran.stdout.startswith("WorkerLost a worker process died"), ran.stdout + ran.stderr
+    assert 'if __name__ == "__main__":' in ran.stdout and "0 of 8 deals are stored" in ran.stdout, ran.stdout
+
+
 def test_to_frame_when_pandas_is_installed(tmp_path: Path) -> None:
     pandas = pytest.importorskip("pandas", reason="pandas is optional: to_frame() needs it")
     out = tmp_path / "s.sqlite"
