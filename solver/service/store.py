@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import itertools
+import json
 import os
 import sqlite3
 import stat
@@ -80,6 +81,11 @@ class Row(NamedTuple):
             redeals=outcome.cost(),
             line=line,
         )
+
+    def record(self) -> dict[str, Any]:
+        """The row as a JSON-ready dict, as ``patience report --json`` writes each deal (options
+        as an object, ``score_proven`` a bool); ``json.dumps`` of the tuple would drop the names."""
+        return self._asdict() | {"options": json.loads(self.options), "score_proven": bool(self.score_proven)}
 
 
 COLUMNS = Row._fields
