@@ -115,7 +115,7 @@ def report_command(
     """
     from solver.service.comparison import render_table
     from solver.service.exports import check_targets, write_csv, write_json, write_summary_csv
-    from solver.service.plots import check_dpi, plot_format, plot_rates, plot_scores
+    from solver.service.plots import check_dpi, check_drawable, plot_format, plot_rates, plot_scores
     from solver.service.plots import plot_cpu as plot_cpu_seconds
     from solver.service.report import render, summarize
 
@@ -126,6 +126,8 @@ def report_command(
             plot_format(option, target)
     check_dpi(dpi)
     summaries = [summarize(file, slowest) for file in files]
+    if plot_file is not None or plot_cpu is not None:
+        check_drawable(summaries)
     if as_csv is not None:
         if len(files) == 1:
             write_csv(files[0], as_csv)
