@@ -38,6 +38,8 @@ from helpers import (
     survey_table,
 )
 
+import solver
+from solver.errors import UserError
 from solver.service import store as store_module
 from solver.service.seeds import parse_seeds
 from solver.service.survey import SurveySpec, run_survey
@@ -327,6 +329,47 @@ def test_a_damaged_survey_is_refused_in_one_line_before_anything_is_solved(refer
     for args in (survey_args(survey, SEEDS), ["report", str(survey)], ["report", str(survey), "--csv", "-"]):
         message = error_line(run_cli(*args))
         assert "damaged" in message and ".recover" in message, message
+    assert snapshot(tmp_path) == before
+
+
+def _overwrite_options(path: Path, which: int) -> None:
+    """Two bytes of the options' JSON overwritten in the file's bytes (``which``: 0 the first copy,
+    the settings'; -1 the last, a deal's), which SQLite's own checks do not notice."""
+    data = bytearray(path.read_bytes())
+    at = [found.start() for found in re.finditer(rb'\{"compulsory": ', data)][which]
+    data[at : at + 2] = b"XX"
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    "alter, what",
+    [
+        ("update deals set score='abc' where seed=3", "the deal of seed 3 has score 'abc'"),
+        ("update deals set seconds='x' where seed=4", "the deal of seed 4 has seconds 'x'"),
+        ("update deals set result='bogus' where seed=5", "the deal of seed 5 has result 'bogus'"),
+        ("update survey set value='abc' where key='max_nodes'", "its setting max_nodes is not JSON: 'abc'"),
+        (0, "its setting options is not JSON: 'XXcompulsory"),
+        (-1, "has options 'XXcompulsory"),
+    ],
+)
+def test_a_survey_file_altered_beyond_what_runs_write_is_refused_as_damaged(reference, tmp_path, alter, what):
+    """Values SQLite stores without complaint but no survey writes: refused as damaged by report,
+    survey (not as "other settings") and the Python API alike, the file untouched (a deal with
+    another verdict no longer vanishes from the counts)."""
+    survey = tmp_path / "s.sqlite"
+    shutil.copy(reference[0], survey)
+    if isinstance(alter, int):
+        _overwrite_options(survey, alter)
+    else:
+        with sqlite3.connect(survey) as db:
+            db.execute(alter)
+        db.close()
+    before = snapshot(tmp_path)
+    for args in (["report", str(survey)], ["report", str(survey), "--json", "-"], survey_args(survey, SEEDS)):
+        message = error_line(run_cli(*args))
+        assert message.startswith(f"patience: error: {survey}: the file is damaged (") and what in message, message
+    with pytest.raises(UserError, match="damaged"):
+        solver.load_survey(survey).summary()
     assert snapshot(tmp_path) == before
 
 
