@@ -225,10 +225,15 @@ def survey(
 ) -> Any:
     """Solve every seed of ``seeds`` (e.g. ``"1-1000"``), or every deal of the deal ``file`` (rows
     keyed by line), into the SQLite file ``out``, resuming it (``patience survey``); returns the
-    tally of what this run did."""
+    tally of what this run did.
+
+    With ``jobs`` other than 1 the workers are spawned processes, which import the calling script
+    again: its call must be under ``if __name__ == "__main__":``, or every worker fails to start
+    (raised as :class:`~solver.service.errors.WorkerLost`, which names both causes)."""
     from pathlib import Path  # here: loading it took about 5.5 ms of every `patience solve`
 
     from solver.service.deal_file import read_deal_file
+    from solver.service.errors import WorkerLost
     from solver.service.seeds import parse_seeds
     from solver.service.survey import SurveySpec, run_survey
 
@@ -244,7 +249,13 @@ def survey(
     spec = SurveySpec(game, variant, written, bounds.max_nodes, bounds.max_seconds, bounds.max_memory, fewest_redeals)
     setup = spec.setup()  # a bad game, variant or option is refused before the file is touched
     deals = parse_seeds(seeds) if seeds is not None else read_deal_file(setup, str(file))
-    return run_survey(spec, deals, Path(out), jobs)
+    try:
+        return run_survey(spec, deals, Path(out), jobs)
+    except WorkerLost as lost:  # from Python, a worker may also die because the script lacks the guard
+        raise WorkerLost(
+            f"{lost}; or, if no worker was killed, the calling script lacks the "
+            '`if __name__ == "__main__":` guard that spawned workers need: put the call to solver.survey under it'
+        ) from None
 
 
 class SurveyRows:

@@ -89,6 +89,41 @@ def test_hint_survey_and_load_survey(tmp_path: Path) -> None:
         solver.load_survey(tmp_path / "missing.sqlite")
 
 
+def test_a_survey_script_without_the_main_guard_is_told_of_it(tmp_path: Path) -> None:
+    """Spawned workers import the calling script again: without the guard each fails to start, and
+    the caller gets a UserError naming both causes (a killed worker, or the missing guard)."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "s.sqlite"
+    script = tmp_path / "unguarded.py"
+    script.write_text(
+        "import solver\n"
+        "try:\n"
+        f"    solver.survey('accordion', '1-8', {str(out)!r}, jobs=2, max_nodes=1000)\n"
+        "except solver.errors.UserError as error:\n"
+        "    print(type(error).__name__, error)\n"
+    )
+    ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)
+    assert ran.returncode == 0 and ran.stdout.startswith("WorkerLost a worker process died"), ran.stdout + ran.stderr
+    assert 'if __name__ == "__main__":' in ran.stdout and "0 of 8 deals are stored" in ran.stdout, ran.stdout
+
+
+def test_every_record_of_the_api_has_its_json_form(tmp_path: Path) -> None:
+    """The README's promise: outcomes, hints and survey rows each have ``record()``, the JSON form
+    the command line writes (a survey row: as ``patience report --json`` writes each deal)."""
+    out = tmp_path / "s.sqlite"
+    solver.survey("thirteens", "1-3", out)
+    report = json.loads(run_cli("report", str(out), "--json", "-").stdout)
+    rows = [json.loads(json.dumps(row.record())) for row in solver.load_survey(out)]
+    assert [{k: v for k, v in row.items() if k in deal} for row, deal in zip(rows, report["rows"])] == report["rows"]
+    assert all(row["options"] == {} and row["score_proven"] is True for row in rows)
+    hint = solver.hint("accordion", position="row: 9D 4S 5D 6H 2D QS AD AH 2H AC 9S 5S")[0]
+    solved = solver.solve("accordion", seed=7)
+    assert json.loads(json.dumps(hint.record()))["move"] == hint.move
+    assert json.loads(solved.to_json()) == solved.record()
+
+
 def test_to_frame_when_pandas_is_installed(tmp_path: Path) -> None:
     pandas = pytest.importorskip("pandas", reason="pandas is optional: to_frame() needs it")
     out = tmp_path / "s.sqlite"

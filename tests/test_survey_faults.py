@@ -38,6 +38,8 @@ from helpers import (
     survey_table,
 )
 
+import solver
+from solver.errors import UserError
 from solver.service import store as store_module
 from solver.service.seeds import parse_seeds
 from solver.service.survey import SurveySpec, run_survey
@@ -330,6 +332,47 @@ def test_a_damaged_survey_is_refused_in_one_line_before_anything_is_solved(refer
     assert snapshot(tmp_path) == before
 
 
+def _overwrite_options(path: Path, which: int) -> None:
+    """Two bytes of the options' JSON overwritten in the file's bytes (``which``: 0 the first copy,
+    the settings'; -1 the last, a deal's), which SQLite's own checks do not notice."""
+    data = bytearray(path.read_bytes())
+    at = [found.start() for found in re.finditer(rb'\{"compulsory": ', data)][which]
+    data[at : at + 2] = b"XX"
+    path.write_bytes(bytes(data))
+
+
+@pytest.mark.parametrize(
+    "alter, what",
+    [
+        ("update deals set score='abc' where seed=3", "the deal of seed 3 has score 'abc'"),
+        ("update deals set seconds='x' where seed=4", "the deal of seed 4 has seconds 'x'"),
+        ("update deals set result='bogus' where seed=5", "the deal of seed 5 has result 'bogus'"),
+        ("update survey set value='abc' where key='max_nodes'", "its setting max_nodes is not JSON: 'abc'"),
+        (0, "its setting options is not JSON: 'XXcompulsory"),
+        (-1, "has options 'XXcompulsory"),
+    ],
+)
+def test_a_survey_file_altered_beyond_what_runs_write_is_refused_as_damaged(reference, tmp_path, alter, what):
+    """Values SQLite stores without complaint but no survey writes: refused as damaged by report,
+    survey (not as "other settings") and the Python API alike, the file untouched (a deal with
+    another verdict no longer vanishes from the counts)."""
+    survey = tmp_path / "s.sqlite"
+    shutil.copy(reference[0], survey)
+    if isinstance(alter, int):
+        _overwrite_options(survey, alter)
+    else:
+        with sqlite3.connect(survey) as db:
+            db.execute(alter)
+        db.close()
+    before = snapshot(tmp_path)
+    for args in (["report", str(survey)], ["report", str(survey), "--json", "-"], survey_args(survey, SEEDS)):
+        message = error_line(run_cli(*args))
+        assert message.startswith(f"patience: error: {survey}: the file is damaged (") and what in message, message
+    with pytest.raises(UserError, match="damaged"):
+        solver.load_survey(survey).summary()
+    assert snapshot(tmp_path) == before
+
+
 # ----------------------------------------------------------------------------- a full disk
 
 
@@ -432,6 +475,59 @@ def test_a_survey_on_read_only_storage_is_reported_and_not_written(reference, tm
             assert snapshot(disk) == before
         finally:
             remount(disk, "rw")
+
+
+def test_a_survey_file_refused_by_read_only_storage_is_named_as_the_user_gave_it(tmp_path, monkeypatch):
+    """On a read-only file system SQLite cannot create the new file's hidden temporary, and the
+    system refuses even the removal of what it would leave (EROFS): the first error is the one
+    reported, naming the --out file, not the temporary, nor hidden by the cleanup's."""
+    connect, unlink = sqlite3.connect, Path.unlink
+
+    def read_only_connect(database, *args, **kwargs):
+        if ".new?" in database:
+            error = sqlite3.OperationalError("unable to open database file")
+            error.sqlite_errorcode = sqlite3.SQLITE_CANTOPEN
+            raise error
+        return connect(database, *args, **kwargs)
+
+    def read_only_unlink(path, missing_ok=False):
+        if path.parent == tmp_path:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        unlink(path, missing_ok=missing_ok)
+
+    monkeypatch.setattr(sqlite3, "connect", read_only_connect)
+    monkeypatch.setattr(Path, "unlink", read_only_unlink)
+    out = tmp_path / "new.sqlite"
+    message = error_line(run_cli(*survey_args(out, "1-8")))
+    assert message.startswith(f"patience: error: {out}: cannot open") and ".new" not in message, message
+    monkeypatch.undo()
+    assert not list(tmp_path.iterdir())
+
+
+# ----------------------------------------------------------------------------- a dead worker
+
+
+def solve_seeds_dying_at_20(spec: SurveySpec, seeds: list[int]) -> list:
+    """A worker's work that kills its own process (as the OOM killer would) on the chunk holding
+    seed 20 (a module-level function: spawned workers import it from here)."""
+    from solver.service.survey import solve_seeds
+
+    if 20 in seeds:
+        os.kill(os.getpid(), signal.SIGKILL)
+    return solve_seeds(spec, seeds)
+
+
+def test_a_dead_worker_says_what_is_stored_and_exits_75(reference, tmp_path, monkeypatch):
+    monkeypatch.setattr("solver.service.survey.solve_seeds", solve_seeds_dying_at_20)
+    out = tmp_path / "k.sqlite"
+    ran = run_cli(*survey_args(out, SEEDS), "--jobs", "2")
+    lines = ran.stderr.strip().splitlines()
+    assert ran.exit_code == 75 and len(lines) == 1, ran.stderr
+    assert "a worker process died (killed, or out of memory?)" in lines[0] and "rerun the same command" in lines[0]
+    kept = stored_count(lines[0])
+    assert 0 < kept < TOTAL
+    monkeypatch.undo()
+    assert_kept_then_completed(out, kept, reference[1])
 
 
 # ----------------------------------------------------------------------------- a lost scheduler

@@ -210,6 +210,17 @@ def test_refused_figures_are_refused_before_anything_is_written(mixed, tmp_path,
     assert sorted(tmp_path.iterdir()) == before
 
 
+@pytest.mark.parametrize("option", ["--plot", "--plot-cpu"])
+def test_a_figure_of_a_survey_with_no_deal_is_refused_before_anything_is_written(tmp_path, option):
+    pytest.importorskip("matplotlib")
+    empty = tmp_path / "e0.sqlite"
+    synthetic(empty, {})
+    before = sorted(tmp_path.iterdir())
+    line = error_line(run_cli("report", str(empty), option, str(tmp_path / "e0.png"), "--csv", str(tmp_path / "a.csv")))
+    assert line == f"patience: error: {empty}: no deal stored yet: nothing to draw; run the survey first", line
+    assert sorted(tmp_path.iterdir()) == before
+
+
 def test_without_matplotlib_a_figure_is_refused_in_one_line(mixed, tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "matplotlib", None)  # import matplotlib now raises ImportError
     line = error_line(run_cli("report", str(mixed[0]), "--plot", str(tmp_path / "a.png")))

@@ -50,7 +50,7 @@ class ExitCode(IntEnum):
     LOST = 4  # with --verdict-code: a deal was lost, none unknown
     UNKNOWN = 5  # with --verdict-code: a deal was left unknown by a limit
     INTERNAL = 70  # a bug: please report it
-    SCHEDULER_LOST = 75  # survey: the Dask scheduler went away; rerunning carries on
+    RUN_LOST = 75  # survey: the Dask scheduler or a worker process went away; rerunning carries on
     INTERRUPTED = 130  # Ctrl-C: what was printed stands
     PIPE_CLOSED = 141  # standard output was closed early (say, by head): the rest is not printed
 

@@ -44,7 +44,7 @@ def survey_command(
     """
     from solver.cli.progress import ProgressBar, show_progress
     from solver.service.deal_file import DealFile, read_deal_file
-    from solver.service.errors import SchedulerLost
+    from solver.service.errors import RunLost
     from solver.service.seeds import Span, parse_seeds
     from solver.service.setup import parse_size
     from solver.service.survey import SurveySpec, run_survey, worker_count
@@ -68,10 +68,10 @@ def survey_command(
     shown = show_progress() if progress is None else progress
     try:
         tally = run_survey(spec, deals, out, jobs, scheduler, on_progress=bar if shown else None)
-    except SchedulerLost as lost:
+    except RunLost as lost:
         bar.close()  # before the line, so that the bar does not draw over it
         say(f"patience: error: {lost}")
-        return ExitCode.SCHEDULER_LOST
+        return ExitCode.RUN_LOST
     finally:
         bar.close()
     _print_tally(out, tally)
@@ -115,7 +115,7 @@ def report_command(
     """
     from solver.service.comparison import render_table
     from solver.service.exports import check_targets, write_csv, write_json, write_summary_csv
-    from solver.service.plots import check_dpi, plot_format, plot_rates, plot_scores
+    from solver.service.plots import check_dpi, check_drawable, plot_format, plot_rates, plot_scores
     from solver.service.plots import plot_cpu as plot_cpu_seconds
     from solver.service.report import render, summarize
 
@@ -126,6 +126,8 @@ def report_command(
             plot_format(option, target)
     check_dpi(dpi)
     summaries = [summarize(file, slowest) for file in files]
+    if plot_file is not None or plot_cpu is not None:
+        check_drawable(summaries)
     if as_csv is not None:
         if len(files) == 1:
             write_csv(files[0], as_csv)

@@ -31,6 +31,14 @@ class StoreFault(SurveyError):
         self.path, self.what, self.fix, self.resumable = path, what, fix, resumable
 
 
-class SchedulerLost(SurveyError):
-    """The Dask scheduler went away mid-survey (the deals stored so far are kept; rerunning the
-    same command carries on). The command line exits with 75, a temporary failure."""
+class RunLost(SurveyError):
+    """What solved a survey's deals went away mid-survey: the deals stored so far are kept, and
+    rerunning the same command carries on. The command line exits with 75, a temporary failure."""
+
+
+class SchedulerLost(RunLost):
+    """The Dask scheduler went away mid-survey."""
+
+
+class WorkerLost(RunLost):
+    """A worker process of the pool died mid-survey (killed, out of memory, or unable to start)."""

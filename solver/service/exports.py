@@ -33,11 +33,7 @@ def _records(path: Path) -> Iterator[tuple[tuple[str, ...], Iterator[dict[str, A
         columns = (store.key, *others)
         yield (
             columns,
-            (
-                {c: value for c, value in row._asdict().items() if c in columns}
-                | {"options": json.loads(row.options), "score_proven": bool(row.score_proven)}
-                for row in store.rows()
-            ),
+            ({c: value for c, value in row.record().items() if c in columns} for row in store.rows()),
         )
     finally:
         store.close()

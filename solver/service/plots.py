@@ -46,6 +46,16 @@ def check_dpi(dpi: int) -> None:
         raise SurveyError(f"--dpi must be from {low} to {high} dots per inch, not {dpi}")
 
 
+def check_drawable(summaries: Sequence[dict[str, Any]]) -> None:
+    """Refuse to draw one survey that holds no deal yet (what Ctrl-C before the first stored deal
+    leaves), before anything is written: its figures would be empty axes. Of several surveys, an
+    empty one is drawn as an empty place beside the others."""
+    if len(summaries) == 1 and not summaries[0]["deals"]:
+        raise SurveyError(
+            f"{summaries[0]['survey']['file']}: no deal stored yet: nothing to draw; run the survey first"
+        )
+
+
 def pyplot() -> Any:
     """matplotlib's pyplot, drawing to files only (needs the 'plot' extra)."""
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import errno
 import itertools
+import json
 import os
 import sqlite3
 import stat
@@ -29,6 +30,7 @@ from typing import (
 from urllib.parse import quote
 
 from rulesets.cards import format_cards
+from solver.result import Verdict
 from solver.service.deal_file import DealFile
 from solver.service.errors import StoreFault, SurveyError
 from solver.service.seeds import Span
@@ -81,6 +83,11 @@ class Row(NamedTuple):
             line=line,
         )
 
+    def record(self) -> dict[str, Any]:
+        """The row as a JSON-ready dict, as ``patience report --json`` writes each deal (options
+        as an object, ``score_proven`` a bool); ``json.dumps`` of the tuple would drop the names."""
+        return self._asdict() | {"options": json.loads(self.options), "score_proven": bool(self.score_proven)}
+
 
 COLUMNS = Row._fields
 #: The columns a survey's deals may be keyed by: PySolFC's seeds, or the lines of a file of deals.
@@ -105,6 +112,25 @@ _SCHEMA = {
         f"CREATE TABLE IF NOT EXISTS deals ({', '.join(_DEFINITIONS[key].values())})",
     )
     for key in KEYS
+}
+#: SQLite's name (``typeof``) of the values a run writes of each Python type.
+_TYPEOF = {int: "integer", float: "real", str: "text", type(None): "null"}
+
+
+def _kinds(hint: Any) -> tuple[type, ...]:
+    """The types a field of :class:`Row` holds as stored: its own, None if optional, and an integer
+    for a float (SQLite may keep a whole number so)."""
+    kinds = get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
+    return (*kinds, int) if float in kinds else kinds
+
+
+_KINDS = {name: _kinds(hint) for name, hint in get_type_hints(Row).items()}
+#: The settings stored as JSON, and the types their values may have (a limit: a number, or none,
+#: which older versions stored as NaN or infinity).
+_LIMIT = (int, float, type(None))
+_JSON_SETTINGS: dict[str, tuple[type, ...]] = {
+    "options": (dict,),
+    **dict.fromkeys(("max_nodes", "max_seconds", "max_memory"), _LIMIT),
 }
 _LINES = "CREATE TABLE IF NOT EXISTS lines (line INTEGER PRIMARY KEY, deal TEXT NOT NULL)"
 _INSERT = f"INSERT OR IGNORE INTO deals ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
@@ -196,6 +222,10 @@ class Store:
         problem = db.execute("PRAGMA quick_check(1)").fetchone()[0]
         if problem != "ok":
             raise _damaged(self.path, " ".join(problem.split()))
+        meta = dict(db.execute("SELECT key, value FROM survey"))
+        altered = _bad_setting(meta) or _bad_row(db, meta)
+        if altered is not None:
+            raise _altered(self.path, altered)
 
     def _open_to_write(self, identity: dict[str, str], deals: DealFile | None) -> sqlite3.Connection:
         """A connection to write to, the file created if new; an existing file is first read and
@@ -235,7 +265,10 @@ class Store:
         path = self.path
         temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
         try:
-            db = _connect(temporary, "rw")
+            try:
+                db = _connect(temporary, "rw")
+            except StoreFault as fault:  # named as the user gave it, not by its hidden temporary
+                raise StoreFault(path, fault.what, fault.fix, fault.resumable) from None
             try:
                 with self._faults("write to"):
                     self._set_up(db, identity, deals)
@@ -255,8 +288,7 @@ class Store:
                     raise _fault(path, error, "create") from None
                 os.rename(temporary, path)  # a file system without hard links
         finally:
-            for leftover in (temporary, *side_files(temporary)):
-                leftover.unlink(missing_ok=True)
+            _remove(temporary, *side_files(temporary))
 
     def _set_up(self, db: sqlite3.Connection, identity: dict[str, str], deals: DealFile | None) -> None:
         """The schema, the settings and a file's lines (each kept if already there), in WAL mode."""
@@ -446,6 +478,17 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
         raise _fault(path, error, "open") from None
 
 
+def _remove(*paths: Path) -> None:
+    """Remove what is left of a temporary file, as far as the system lets: this runs while an
+    error may be on its way (a read-only or failing disk refuses the unlink too), and must never
+    hide that error behind its own."""
+    for path in paths:
+        try:
+            path.unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
 def status(path: Path) -> os.stat_result | None:
     """The status of the file ``path`` names, None if there is none; a name the system cannot
     look up (too long, a NUL in it, a directory that may not be searched) is refused."""
@@ -466,6 +509,55 @@ def side_files(path: Path) -> tuple[Path, ...]:
     if not path.name:
         return ()
     return tuple(path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal"))
+
+
+def _bad_setting(meta: dict[str, str]) -> str | None:
+    """What is wrong with a stored setting that no run writes so (JSON that does not parse, or a
+    value of the wrong type), None if nothing is."""
+    for name, kinds in _JSON_SETTINGS.items():
+        if name in meta:
+            try:
+                value = json.loads(meta[name])
+            except (TypeError, ValueError):
+                return f"its setting {name} is not JSON: {meta[name]!r}"
+            if isinstance(value, bool) or not isinstance(value, kinds):
+                return f"its setting {name} is {meta[name]!r}"
+    return None
+
+
+def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
+    """What is wrong with the first stored deal that holds a value no run writes and a report
+    would trip on (a text where a number goes, a verdict other than won, lost or unknown, options
+    other than the survey's ``meta`` states), None if none does. One pass in SQL, about 0.7 s a
+    million deals (text columns are not checked: SQLite stores any number put there as text)."""
+    columns = [name for (name,) in db.execute("SELECT name FROM pragma_table_info('deals')") if name in _KINDS]
+    numbers = [c for c in columns if str not in _KINDS[c]]
+    allowed = {"result": tuple(verdict.value for verdict in Verdict)}
+    if "options" in meta:
+        allowed["options"] = (meta["options"],)
+    wrong = [f"typeof({c}) NOT IN ({', '.join(repr(_TYPEOF[k]) for k in _KINDS[c])})" for c in numbers]
+    wrong += [f"{c} NOT IN ({', '.join('?' * len(values))})" for c, values in allowed.items()]
+    found = db.execute(
+        f"SELECT {', '.join(columns)} FROM deals WHERE {' OR '.join(wrong)} LIMIT 1",
+        [value for values in allowed.values() for value in values],
+    ).fetchone()
+    if found is None:
+        return None
+    row = dict(zip(columns, found))
+    mistyped = [c for c in numbers if not isinstance(row[c], _KINDS[c])]
+    name = next(iter(mistyped), None) or next(c for c, values in allowed.items() if row[c] not in values)
+    deal = f"seed {row['seed']}" if row.get("seed") is not None else f"line {row.get('line')}"
+    return f"the deal of {deal} has {name} {row[name]!r}"
+
+
+def _altered(path: Path, problem: str) -> StoreFault:
+    """A file whose settings or rows hold what no run writes: altered by hand or by another program."""
+    return StoreFault(
+        path,
+        f"the file is damaged ({problem}, which no survey writes)",
+        "survey again into a new file, or mend that value with sqlite3",
+        resumable=False,
+    )
 
 
 class _Transaction:

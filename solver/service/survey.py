@@ -28,6 +28,7 @@ from concurrent.futures import (
     ProcessPoolExecutor,
     wait,
 )
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -35,7 +36,7 @@ from typing import Any
 from rulesets.cards import Card
 from solver.result import Limits
 from solver.service.deal_file import DealFile
-from solver.service.errors import SchedulerLost, StoreFault, SurveyError
+from solver.service.errors import RunLost, SchedulerLost, StoreFault, SurveyError, WorkerLost
 from solver.service.seeds import MAX_SURVEY_SEED, Span, count_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
@@ -243,8 +244,8 @@ def _fill(
     except StoreFault as fault:  # the file failed under the run: what is stored stays
         fix = f"{fault.fix}, then rerun the same command to carry on" if fault.resumable else fault.fix
         raise StoreFault(store.path, f"{fault.what} after {_stored(tally)} were stored", fix) from None
-    except SchedulerLost as lost:
-        raise SchedulerLost(
+    except RunLost as lost:  # the scheduler or a worker went away: what is stored stays
+        raise type(lost)(
             f"{lost}; {_stored(tally)} are stored in {store.path}: rerun the same command to carry on"
         ) from None
     return tally
@@ -371,14 +372,29 @@ def _run_pool(spec: SurveySpec, work: Work, chunker: _Chunker, jobs: int, arrive
             if not running:
                 break
             finished, running = wait(running, return_when=FIRST_COMPLETED)
-            for future in finished:
-                arrived(future.result())
-    except BaseException:
+            if any(isinstance(future.exception(), BrokenProcessPool) for future in finished):
+                finished |= wait(running).done  # a broken pool ends every chunk: keep those it finished
+                running = set()
+            _take(finished, arrived)
+    except BaseException as error:
         for process in list(getattr(pool, "_processes", {}).values()):  # stop deals in flight at once
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(error, BrokenProcessPool):
+            raise WorkerLost("a worker process died (killed, or out of memory?)") from None
         raise
     pool.shutdown()
+
+
+def _take(finished: set[Future[list[Row]]], arrived: Arrived) -> None:
+    """Store the rows of every chunk that finished, then raise the first failure among the others:
+    a chunk that failed (a dead worker) must not lose the rows other workers computed."""
+    failures = [error for error in (future.exception() for future in finished) if error is not None]
+    for future in finished:
+        if future.exception() is None:
+            arrived(future.result())
+    if failures:
+        raise failures[0]
 
 
 def _dask_client(scheduler: str) -> Any:
