@@ -13,7 +13,8 @@ _running = False
 
 def _on_interrupt(signum: int, frame: object) -> None:
     """While a command runs, raise KeyboardInterrupt, so that it can stop cleanly (a survey
-    commits its rows). Before and after, there is nothing to tidy: say so and stop."""
+    commits its rows). Before, there is nothing to tidy: say so and stop. (Once the command is
+    done, Ctrl-C is ignored: see :func:`main`.)"""
     if not _running:
         _stop()
     raise KeyboardInterrupt
@@ -75,4 +76,7 @@ def main() -> None:
 
         code = report(error)
     _running = False
+    # Done: the answer stands. A Ctrl-C from here on would land in Python's shutdown, which prints
+    # "Exception ignored ... KeyboardInterrupt" (seen under load by the start-up Ctrl-C test).
+    _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
     sys.exit(code)
