@@ -80,6 +80,11 @@ class RedealBound:
             return self._passes_bound(*state, self.cap)
         return self._one_pass_bound(state)
 
+    @property
+    def most(self) -> int:
+        """The highest bound this gives: its cap, or 1 for the one-pass bound."""
+        return self.cap if self._by_passes else 1
+
     def hold(self, max_bytes: int) -> None:
         """Keep the cache within ``max_bytes`` from now on, emptying it if it holds more."""
         self.max_bytes = max_bytes
