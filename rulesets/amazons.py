@@ -306,6 +306,10 @@ class Amazons:
         :mod:`rulesets.amazons_redeals`)."""
         return self.redeal_bound()(state)
 
+    def cost_to_win_cap(self) -> int:
+        """The most :meth:`cost_to_win_bound` gives (:attr:`RedealBound.most`)."""
+        return self.redeal_bound().most
+
     def hold_bound_cache(self, max_bytes: int | None) -> Callable[[], int]:
         """Hold this thread's redeal bound cache to ``max_bytes`` (None: its default,
         :attr:`RedealBound.MAX_BYTES`, which is also the most it takes), so ``--max-memory``

@@ -29,6 +29,8 @@ Cards = Sequence[int]  # cards in order: a tuple, or bytes in the look-ahead
 _EMPTY_PLACE = 0xFE  # a cache key's byte for an empty foundation place (card codes are < 52)
 _GROUP = b"\xff"  # the first byte of a look-ahead group's key (see RedealBound._group_key)
 _NEVER = 1 << 30  # no bound shown missed yet
+_CLEAR = 0xFF  # a suit's lowest stuck level when none of its cards is stuck
+_NONE_STUCK = [_CLEAR] * 4
 _ENTRY_BYTES = sys.getsizeof((0, 0))  # a cache entry's value pair (its key is counted apart)
 
 
@@ -78,6 +80,11 @@ class RedealBound:
             return self._passes_bound(*state, self.cap)
         return self._one_pass_bound(state)
 
+    @property
+    def most(self) -> int:
+        """The highest bound this gives: its cap, or 1 for the one-pass bound."""
+        return self.cap if self._by_passes else 1
+
     def hold(self, max_bytes: int) -> None:
         """Keep the cache within ``max_bytes`` from now on, emptying it if it holds more."""
         self.max_bytes = max_bytes
@@ -116,29 +123,29 @@ class RedealBound:
         piles = self._piles
         columns = [depots[c] + stock[c::piles] for c in self._range]
         masks = self._suit_columns(foundations)
-        stuck = self._stuck_this_pass(depots, foundations, columns, masks)
-        if stuck is None:
+        lowest = self._stuck_this_pass(depots, foundations, columns, masks)
+        if lowest is None:
             return 0
-        if not self._stuck_next_pass(columns, stuck, masks):
+        if not self._stuck_next_pass(columns, lowest, masks):
             return 1
         # The look-ahead below depends only on the cards left in gather order, the foundation
         # tops and the cards each suit may still play (see _group_key): learnt by that group,
         # it is skipped for about two thirds of the states the search asks about (deal 1 of
         # amazons: 100,468 groups for 299,297 such states), as states of one pass reached by
         # other orders of plays and deals share it.
-        key = self._group_key(foundations, columns, stuck)
+        key = self._group_key(foundations, columns, lowest)
         known = self._cache.get(key)
         if known is not None:
             reached, missed = known
             if reached >= cap or missed == reached + 1:
                 return min(reached, cap)
         bound = 2
-        while bound < cap and self._all_at_least(foundations, columns, stuck, bound):
+        while bound < cap and self._all_at_least(foundations, columns, lowest, bound):
             bound += 1
         self._learn(key, bound, bound + 1 if bound < cap else _NEVER)
         return bound
 
-    def _group_key(self, foundations: Piles, columns: Sequence[Cards], stuck: bytearray) -> bytes:
+    def _group_key(self, foundations: Piles, columns: Sequence[Cards], lowest: list[int]) -> bytes:
         """The cache key of the passes bound's look-ahead from a state (:meth:`_all_at_least`
         over :meth:`_next_layouts`): a marker byte no pass-start key holds, the cards left in
         gather order, the foundation tops, and per suit its lowest stuck level.
@@ -149,27 +156,27 @@ class RedealBound:
         reads a place only by its top (its suit and height, as :meth:`_at_least`'s key). So two
         states with one key have one look-ahead, whatever their depots hold.
         """
-        level = self._level
-        lowest = bytearray([0xFF] * 4)  # per suit (0xFF: none stuck)
         order = bytearray(_GROUP)
         for c in self._gather_order:
-            for card in columns[c]:
-                order.append(card)
-                if stuck[card] and level[card] < lowest[SUIT[card]]:
-                    lowest[SUIT[card]] = level[card]
+            order.extend(columns[c])
         order.extend(place[-1] if place else _EMPTY_PLACE for place in foundations)
-        return bytes(order + lowest)
+        return bytes(order + bytes(lowest))
 
     def _at_least(self, stock: Cards, foundations: Piles, need: int) -> bool:
         """Whether the passes bound of the layout a pass starts from (empty depots, ``stock``)
         reaches ``need``, by the rule of :meth:`_passes_bound` with no cap.
 
-        The answers are learnt by layout (a pass start depends on its stock and foundation tops
-        alone): the cache keeps the highest ``need`` shown reached and the lowest shown missed,
-        so later questions about the layout, at any ``need``, reuse the work.
+        The answers that look ahead (``need`` above 2) are learnt by layout (a pass start depends
+        on its stock and foundation tops alone): the cache keeps the highest ``need`` shown reached
+        and the lowest shown missed, so later questions about the layout, at any ``need``, reuse
+        the work.
         """
         if need <= 0:
             return True
+        if need <= 2:
+            # Two column tests, cheaper than the key and the cache (whose room is kept for the
+            # look-ahead's costlier answers): 0.79x CPU on deal 2 of amazons, same states.
+            return self._decide(stock, foundations, need)
         key = bytes(stock) + bytes(place[-1] if place else _EMPTY_PLACE for place in foundations)
         known = self._cache.get(key)
         if known is not None:
@@ -194,20 +201,20 @@ class RedealBound:
         columns = [stock[c::piles] for c in self._range]
         masks = self._suit_columns(foundations)
         empty = ((),) * piles
-        stuck = self._stuck_this_pass(empty, foundations, columns, masks)
-        if stuck is None:
+        lowest = self._stuck_this_pass(empty, foundations, columns, masks)
+        if lowest is None:
             return False
-        if not self._stuck_next_pass(columns, stuck, masks):
+        if not self._stuck_next_pass(columns, lowest, masks):
             return need <= 1
         # Deepening: a layout next pass that needs few redeals refutes ``need`` at once, so
         # look for one at each depth before looking deeper (the cache keeps what each depth shows).
-        return all(self._all_at_least(foundations, columns, stuck, depth) for depth in range(2, need))
+        return all(self._all_at_least(foundations, columns, lowest, depth) for depth in range(2, need))
 
-    def _all_at_least(self, foundations: Piles, columns: Sequence[Cards], stuck: bytearray, need: int) -> bool:
+    def _all_at_least(self, foundations: Piles, columns: Sequence[Cards], lowest: list[int], need: int) -> bool:
         """Whether every layout the next pass can start from (:meth:`_next_layouts`) needs
         ``need`` redeals (:meth:`_at_least`); stops at the first that does not."""
         at_least = self._at_least
-        return all(at_least(stock, places, need) for stock, places in self._next_layouts(foundations, columns, stuck))
+        return all(at_least(stock, places, need) for stock, places in self._next_layouts(foundations, columns, lowest))
 
     def _learn(self, key: bytes, reached: int, missed: int) -> None:
         """Keep what was shown of ``key``: the highest bound reached and the lowest missed. A new
@@ -241,29 +248,34 @@ class RedealBound:
         foundations: Piles,
         columns: Sequence[Cards],
         masks: list[int],
-    ) -> bytearray | None:
-        """Flags (by card code) of the cards that cannot go up before this pass ends; None if
-        there are none. ``columns``: each column's cards in deal order this pass; ``masks``: the
-        columns each suit can go up from.
+    ) -> list[int] | None:
+        """Per suit, the lowest level of its cards that cannot go up before this pass ends
+        (:data:`_CLEAR`: none); None if no card is stuck. The stuck cards are exactly those at or
+        above their suit's level, as a suit goes up in rank order. ``columns``: each column's
+        cards in deal order this pass; ``masks``: the columns each suit can go up from.
 
         A column under a place holding a suit: see :meth:`_left_under_place`. Under an empty
         place: see :meth:`_stuck_under_empty_place`. Then the stuck cards spread, see
         :meth:`_spread`.
         """
-        stuck = bytearray(52)
+        level = self._level
+        lowest = [_CLEAR] * 4
         loose = []
         for c in self._range:
             place = foundations[c]
             if place:
-                for card in self._left_under_place(depots[c], columns[c], place):
-                    stuck[card] = 1
+                left = self._left_under_place(depots[c], columns[c], place)
             else:
                 loose.append(c)
-                self._stuck_under_empty_place(c, depots[c], columns[c], masks, stuck)
-        if not any(stuck):
+                left = self._stuck_under_empty_place(c, depots[c], columns[c], masks)
+            for card in left:
+                suit = SUIT[card]
+                if level[card] < lowest[suit]:
+                    lowest[suit] = level[card]
+        if lowest == _NONE_STUCK:
             return None
-        self._spread(depots, columns, loose, stuck)
-        return stuck
+        self._spread(depots, loose, lowest)
+        return lowest
 
     def _left_under_place(self, depot: tuple[int, ...], column: Cards, place: tuple[int, ...]) -> list[int]:
         """The cards of ``column`` (``depot`` now, then its cards still to deal) that no line of
@@ -294,68 +306,49 @@ class RedealBound:
             pile.append(column[index])
             index += 1
 
-    def _stuck_under_empty_place(
-        self,
-        c: int,
-        depot: tuple[int, ...],
-        column: Cards,
-        masks: list[int],
-        stuck: bytearray,
-    ) -> None:
-        """Flag the cards of column ``c``, under an empty place, stuck from the start: a card
-        whose suit cannot go up from the column, and a card of the depot under a higher card of
-        its own suit (a suit goes up in rank order, and a card leaves a depot only from its
-        top)."""
+    def _stuck_under_empty_place(self, c: int, depot: tuple[int, ...], column: Cards, masks: list[int]) -> list[int]:
+        """The cards of column ``c``, under an empty place, stuck from the start: a card whose
+        suit cannot go up from the column, and a card of the depot under a higher card of its
+        own suit (a suit goes up in rank order, and a card leaves a depot only from its top)."""
         level, top, queen_any = self._level, self._top_level, self._queen_any
         bit = 1 << c
+        stuck = []
         for card in column:
             card_level = level[card]
             if card_level and not masks[SUIT[card]] & bit and not (queen_any and card_level == top):
-                stuck[card] = 1
+                stuck.append(card)
         for index in range(len(depot) - 1):
             card = depot[index]
             suit, card_level = SUIT[card], level[card]
             for above in depot[index + 1 :]:
                 if SUIT[above] == suit and level[above] > card_level:
-                    stuck[card] = 1
+                    stuck.append(card)
                     break
+        return stuck
 
-    def _spread(
-        self,
-        depots: Piles,
-        columns: Sequence[Cards],
-        loose: list[int],
-        stuck: bytearray,
-    ) -> None:
-        """Flag, to a fixed point, the cards stuck behind stuck cards: a card above a stuck card
-        of its own suit (a suit goes up in rank order; a ``queen_any_depot`` Queen too waits for
-        its Jack), and in a depot under an empty place (columns ``loose``), a card under a stuck
-        card (a card leaves a depot only from its top, and only to a foundation)."""
+    def _spread(self, depots: Piles, loose: list[int], lowest: list[int]) -> None:
+        """Lower ``lowest`` to a fixed point by the cards stuck under stuck cards in a depot under
+        an empty place (columns ``loose``): a card leaves a depot only from its top, and only
+        to a foundation. (A card above a stuck card of its own suit is stuck by ``lowest``'s
+        own reading: a suit goes up in rank order; a ``queen_any_depot`` Queen too waits for
+        its Jack.)"""
         level = self._level
-        while True:
+        changed = True
+        while changed:
             changed = False
-            lowest = [99] * 4
-            for column in columns:
-                for card in column:
-                    if stuck[card] and level[card] < lowest[SUIT[card]]:
-                        lowest[SUIT[card]] = level[card]
-            for column in columns:
-                for card in column:
-                    if not stuck[card] and level[card] > lowest[SUIT[card]]:
-                        stuck[card] = 1
             for c in loose:
                 depot = depots[c]
                 for index in range(len(depot) - 1, 0, -1):
-                    if stuck[depot[index]]:
-                        for card in depot[:index]:
-                            if not stuck[card]:
-                                stuck[card] = 1
+                    card = depot[index]
+                    if level[card] >= lowest[SUIT[card]]:
+                        for below in depot[:index]:
+                            suit = SUIT[below]
+                            if level[below] < lowest[suit]:
+                                lowest[suit] = level[below]
                                 changed = True
                         break
-            if not changed:
-                return
 
-    def _stuck_next_pass(self, columns: Sequence[Cards], stuck: bytearray, masks: list[int]) -> bool:
+    def _stuck_next_pass(self, columns: Sequence[Cards], lowest: list[int], masks: list[int]) -> bool:
         """Whether, whichever cards go up this pass, some card left must lie next pass in a
         column it cannot go up from.
 
@@ -377,12 +370,13 @@ class RedealBound:
         for c in self._gather_order:
             for card in columns[c]:
                 card_level = level[card]
+                suit = SUIT[card]
                 if card_level == 0 or (queen_any and card_level == top):
                     ok = reach
                 else:
-                    ok = reach & masks[SUIT[card]]
+                    ok = reach & masks[suit]
                 ok = ((ok << 1) | (ok >> back)) & full
-                if stuck[card]:
+                if card_level >= lowest[suit]:
                     if not ok:
                         return True
                     reach = ok
@@ -391,7 +385,7 @@ class RedealBound:
         return False
 
     def _next_layouts(
-        self, foundations: Piles, columns: Sequence[Cards], stuck: bytearray
+        self, foundations: Piles, columns: Sequence[Cards], lowest: list[int]
     ) -> Iterator[tuple[bytes, Piles]]:
         """The (stock, foundations) the next pass can start from, most cards played first.
 
@@ -402,7 +396,7 @@ class RedealBound:
         without a place (its Ace may take any place empty now): that only lets more cards go up,
         so the bound it gives is no higher than with the place the Ace really takes.
         """
-        prefixes = self._playable_prefixes(columns, stuck)
+        prefixes = self._playable_prefixes(columns, lowest)
         place_of = {SUIT[foundations[t][0]]: t for t in self._range if foundations[t]}
         order = bytes(card for c in self._gather_order for card in columns[c])
         for counts in itertools.product(*[range(len(prefix), -1, -1) for prefix in prefixes]):
@@ -417,22 +411,19 @@ class RedealBound:
                         new_foundations[t] = new_foundations[t] + played
             yield order.translate(None, gone), tuple(new_foundations)
 
-    def _playable_prefixes(self, columns: Sequence[Cards], stuck: bytearray) -> list[tuple[int, ...]]:
-        """Per suit, its cards in rank order up to its lowest stuck one: those a pass may play."""
+    def _playable_prefixes(self, columns: Sequence[Cards], lowest: list[int]) -> list[tuple[int, ...]]:
+        """Per suit, its cards in rank order below its lowest stuck one: those a pass may play."""
         level = self._level
         chains: list[list[int]] = [[], [], [], []]
         for column in columns:
             for card in column:
-                chains[SUIT[card]].append(card)
+                suit = SUIT[card]
+                if level[card] < lowest[suit]:
+                    chains[suit].append(card)
         prefixes = []
         for chain in chains:
             chain.sort(key=level.__getitem__)
-            count = 0
-            for card in chain:
-                if stuck[card]:
-                    break
-                count += 1
-            prefixes.append(tuple(chain[:count]))
+            prefixes.append(tuple(chain))
         return prefixes
 
     # ----- the one-pass bound (any_suit or skip_complete) --------------------------------------

@@ -60,6 +60,11 @@ class CostedGame(Game[State, Move], Protocol):
         """An admissible bound on the cost still needed to win from ``state``."""
         ...
 
+    def cost_to_win_cap(self) -> int:
+        """The most ``cost_to_win_bound`` ever returns: IDA* does not ask for the bound where
+        even that much would not cut a state off."""
+        ...
+
     def hold_bound_cache(self, max_bytes: int | None) -> Callable[[], int]:
         """Keep the memory ``cost_to_win_bound`` caches in within ``max_bytes`` (None: the
         game's own default), so that ``--max-memory`` bounds it too; returns a function giving

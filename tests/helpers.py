@@ -158,6 +158,9 @@ class GraphGame:
     def cost_to_win_bound(self, state):
         return 0
 
+    def cost_to_win_cap(self):
+        return 0
+
     def hold_bound_cache(self, max_bytes):
         return lambda: 0
 

@@ -61,6 +61,34 @@ class BoundedGraphGame(GraphGame):
         return min(self.scores[node] for node in reachable_states(self, state))
 
 
+@dataclass(frozen=True)
+class CappedCostGraphGame(GraphGame):
+    """A graph game whose cost bound is the cheapest win from a node, capped at ``most``, which
+    it declares as its cap (or, with ``declared``, some other number)."""
+
+    most: int = 2
+    declared: int | None = None
+
+    def cost_to_win_bound(self, state):
+        return min(cheapest_win(self, state) or 0, self.most)
+
+    def cost_to_win_cap(self):
+        return self.most if self.declared is None else self.declared
+
+
+@given(graphs(), st.integers(0, 4))
+def test_iterative_deepening_asks_no_cost_bound_that_could_not_cut(game, most):
+    """Not asking for the cost bound where even its cap would not cut a state changes nothing:
+    the same line, states and passes as asking everywhere (a cap declared too high)."""
+    capped = CappedCostGraphGame(game.edges, game.scores, most)
+    asked = CappedCostGraphGame(game.edges, game.scores, most, declared=1 << 30)
+    untimed = [
+        result._replace(stats=result.stats._replace(seconds=0.0))
+        for result in (iterative_deepening(capped, 0), iterative_deepening(asked, 0))
+    ]
+    assert untimed[0] == untimed[1]
+
+
 @given(graphs())
 def test_iterative_deepening_skips_what_cannot_win_and_still_finds_the_cheapest(game):
     bounded = BoundedGraphGame(game.edges, game.scores)
