@@ -234,19 +234,20 @@ def test_surveys_compared_side_by_side(mixed, decided):
     result = run_cli("report", str(mixed[0]), str(decided[0]))
     assert result.exit_code == 0, result.output
     header, first, second = result.stdout.splitlines()
-    assert header.split()[:7] == ["game", "variant", "options", "deals", "won", "lost", "unknown"]
+    assert header.split()[:8] == ["file", "game", "variant", "options", "deals", "won", "lost", "unknown"]
     assert "sheinwold (95%)" in header and header.endswith("CPU s mean     p99     max")
     low, high = rate_range(37, 13, 100)
-    assert first.split()[:7] == ["accordion", "parlett", "-", "100", "37", "50", "13"]
+    assert first.split()[:8] == [str(mixed[0]), "accordion", "parlett", "-", "100", "37", "50", "13"]
     assert f"{100 * low:.2f}%-{100 * high:.2f}%" in first and first.split()[-3:] == ["0.0505", "0.0990", "0.1000"]
-    assert second.split()[:7] == ["baroness", "baroness", "-", "300", "26", "274", "0"] and " - " in second
+    assert second.split()[:8] == [str(decided[0]), "baroness", "baroness", "-", "300", "26", "274", "0"]
+    assert " - " in second
 
 
 def test_options_beyond_the_variants_preset_are_named(tmp_path):
     path = tmp_path / "nearest.sqlite"
     synthetic(path, {"won": 3}, SurveySpec("parlett", None, ("nearest=yes",), 2000, None, 2 * 1024**3))
     lines = run_cli("report", str(path), str(path)).stdout.splitlines()
-    assert lines[1].split()[:3] == ["accordion", "parlett", "nearest=yes"]
+    assert lines[1].split()[:4] == [str(path), "accordion", "parlett", "nearest=yes"]
 
 
 def test_summary_csv_and_json_have_one_entry_per_survey(mixed, decided, tmp_path):

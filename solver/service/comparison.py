@@ -62,10 +62,12 @@ def table_row(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_table(summaries: list[dict[str, Any]]) -> str:
-    """The surveys as a text table, one line each; options are those set beyond the variant's
-    preset, rates are 95% ranges (the Wilson interval when no deal is unknown)."""
+    """The surveys as a text table, one line each, led by its file (two surveys of one preset
+    differ there alone); options are those set beyond the variant's preset, rates are 95% ranges
+    (the Wilson interval when no deal is unknown)."""
     names = sorted({s["threshold"]["name"] for s in summaries if "threshold" in s})
     header = [
+        "file",
         "game",
         "variant",
         "options",
@@ -83,6 +85,7 @@ def render_table(summaries: list[dict[str, Any]]) -> str:
     for summary in summaries:
         survey = summary["survey"]
         cells = [
+            survey["file"],
             survey["game"],
             survey["variant"],
             _beyond_preset(survey),
@@ -95,7 +98,7 @@ def render_table(summaries: list[dict[str, Any]]) -> str:
         cells += [_seconds(summary[name] if summary["deals"] else None) for name in _CPU]
         lines.append(cells)
     widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    numeric = range(3, len(header))
+    numeric = range(4, len(header))
     return "\n".join(
         "  ".join(
             cell.rjust(w) if i in numeric else cell.ljust(w) for i, (cell, w) in enumerate(zip(line, widths))
