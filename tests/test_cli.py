@@ -224,3 +224,12 @@ def test_every_argument_fills_a_keyword_parameter_of_its_command():
         parameters = inspect.signature(command.function).parameters
         assert all(p.kind is inspect.Parameter.KEYWORD_ONLY for p in parameters.values()), command.name
         assert sorted(parameters) == sorted(argument.dest for argument in command.arguments), command.name
+
+
+def test_verify_takes_a_deal_files_record_with_its_line(tmp_path):
+    deals, record = tmp_path / "deals.txt", tmp_path / "record.json"
+    deals.write_text(f"# one deal\n{SEED_1}\n")
+    record.write_text(run("solve", "accordion", "--file", str(deals), "--json").output)
+    assert json.loads(record.read_text())["line"] == 2
+    checked = run("verify", "accordion", "--deal", SEED_1, "--solution", str(record))
+    assert checked.exit_code == 0, checked.output

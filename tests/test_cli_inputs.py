@@ -105,7 +105,8 @@ def test_a_deal_file_is_answered_line_by_line_and_bad_lines_named(tmp_path):
     deals.write_bytes(f"\ufeff{PYSOL_DEAL_1}\r\nAS 2S XX\r\n# a comment\r\n{second}\r\n".encode())
     result = run("solve", "accordion", "--file", str(deals), "--json")
     assert result.exit_code == 3
-    assert [json.loads(line)["deal"] for line in result.stdout.splitlines()] == [PYSOL_DEAL_1, second]
+    records = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(record["line"], record["deal"]) for record in records] == [(1, PYSOL_DEAL_1), (4, second)]
     assert result.stderr.splitlines() == [
         f"patience: error: deal file {deals} line 2: unknown card(s): XX (ranks A 2-9 T J Q K, suits C D H S)"
     ]

@@ -36,7 +36,7 @@ def hint_command(
     bounds = limits(max_nodes, max_seconds, max_memory)
     if sum(value is not None for value in (seed, deal, position)) != 1:
         raise UsageError("give exactly one of --seed, --deal or --position")
-    ((_, _, start),) = Deals(setup, seed, deal, None, position=position)
+    ((_, _, start, _),) = Deals(setup, seed, deal, None, position=position)
     found = hints(setup, start, bounds)
     text = setup.game.write_position(start)
     if as_json:

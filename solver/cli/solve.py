@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets import families, find_game
 from rulesets.cards import Card, format_cards
@@ -85,7 +85,7 @@ def solve_command(
         _check_page_target(html, reads_stdin=deal == STDIN)
     deals = Deals(setup, seed, deal, file, position=position)
     verdicts = set()
-    for number, (deal_seed, cards, start) in enumerate(deals):
+    for number, (deal_seed, cards, start, line) in enumerate(deals):
         solved = Solved(solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals))
         outcome = solved.outcome
         verdicts.add(outcome.result.verdict)
@@ -94,8 +94,12 @@ def solve_command(
 
             with replacing(str(html)) as page:
                 page.write(solved.to_html())
-        if as_json:
+        if as_json and line is None:
             print(solved.to_json())
+        elif as_json:  # a deal file's records carry their line: a bad line skipped shifts them
+            import json
+
+            print(json.dumps({"line": line, **solved.record()}))
         else:
             if number:
                 print("")
@@ -174,8 +178,17 @@ def _one_start(deals: Deals) -> tuple[list[Card] | None, Any]:
     found = list(itertools.islice(iter(deals), 2))
     if len(found) != 1:
         raise UsageError("verify takes one deal; the deal file holds more: give one with --deal, or a file of one")
-    _, cards, start = found[0]
-    return cards, start
+    return found[0].cards, found[0].start
+
+
+class DealStart(NamedTuple):
+    """One deal to answer: its seed (None if not seeded), its cards (None for a position), the
+    state it starts from, and its line of the deal file (None if not from one)."""
+
+    seed: int | None
+    cards: list[Card] | None
+    start: Any
+    line: int | None = None
 
 
 class Deals:
@@ -202,15 +215,15 @@ class Deals:
         self.strict = strict
         self.bad_lines = 0
 
-    def __iter__(self) -> Iterator[tuple[int | None, list[Card] | None, Any]]:
-        """(the seed or None, the deal or None for a position, the start state), one at a time."""
+    def __iter__(self) -> Iterator[DealStart]:
+        """Each deal or position, one at a time."""
         if self.position is not None:
-            yield None, None, self.setup.position(self.position)
+            yield DealStart(None, None, self.setup.position(self.position))
             return
         if self.file is None:
             text = read_text(STDIN, "deal") if self.deal == STDIN else self.deal
             cards = self.setup.deal(seed=self.seed, text=None if text is None else without_bom(text))
-            yield self.seed, cards, self.setup.game.start(cards)
+            yield DealStart(self.seed, cards, self.setup.game.start(cards))
             return
         from solver.service.deal_file import read_file_lines
 
@@ -218,7 +231,7 @@ class Deals:
             if found.error is not None:
                 self._bad(found.line, found.error)
             else:
-                yield None, found.cards, found.start
+                yield DealStart(None, found.cards, found.start, found.line)
 
     def _bad(self, line: int, error: Exception) -> None:
         """A bad line: the error that ends the command if ``strict``, else named and counted."""

@@ -36,6 +36,7 @@ _WHOLE, _NUMBER, _TEXT, _FLAG, _NULL, _MOVES, _OBJECT = (
 #: The fields of a --json record (beside the game's score field and its threshold's name), and
 #: the kinds of value each may hold.
 _FIELDS: dict[str, tuple[str, ...]] = {
+    "line": (_WHOLE,),  # the deal file's line (solve --file --json): where it came from, no claim
     "game": (_TEXT,),
     "variant": (_TEXT,),
     "options": (_OBJECT,),
