@@ -124,6 +124,7 @@ def test_verify_accepts_a_solution_and_names_the_first_illegal_move(tmp_path):
         (("solve", "accordion", "--seed", "1", "--max-nodes", "0"), "--max-nodes must be positive"),
         (("solve", "accordion", "--seed", "1", "--max-seconds", "-1"), "--max-seconds must be positive"),
         (("solve", "accordion", "--seed", "1", "--max-memory", "1K"), "too small"),
+        (("solve", "accordion", "--seed", "1", "--json", "--show"), "--json prints records: give one"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_code_2(args, message):

@@ -193,6 +193,8 @@ def test_dpi_sets_a_pngs_size(mixed, tmp_path):
         (["--plot", "scores.jpg"], ["--plot", ".jpg", "PNG, PDF or SVG"]),
         (["--plot-cpu", "cpu"], ["--plot-cpu", "has none"]),
         (["--plot", "scores.png", "--dpi", "0"], ["--dpi", "0"]),
+        (["--plot", "scores.svg", "--dpi", "300"], ["--dpi 300", "PNG figure"]),
+        (["--dpi", "300"], ["--dpi 300", "PNG figure"]),
     ],
 )
 def test_refused_figures_are_refused_before_anything_is_written(mixed, tmp_path, args, words):

@@ -75,6 +75,8 @@ def solve_command(
 
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
+    if show and as_json:  # else --show would be silently ignored
+        raise UsageError("--show draws the layout after each move of the text output; --json prints records: give one")
     if html is not None and file is not None:
         raise UsageError("--html replays one deal: give it with --seed, --deal or --position, not --file")
     if html is not None and str(html) == "-":  # the moves are printed there: the page would be mixed in

@@ -102,7 +102,7 @@ def report_command(
     as_json: str | None = None,
     plot_file: str | None = None,
     plot_cpu: str | None = None,
-    dpi: int = 200,
+    dpi: int | None = None,
     slowest: int = 10,
 ) -> None:
     """Summarize a survey: win rate, lost/unknown, scores, CPU per deal, slowest deals; or compare several.
@@ -115,15 +115,16 @@ def report_command(
     """
     from solver.service.comparison import render_table
     from solver.service.exports import check_targets, write_csv, write_json, write_summary_csv
-    from solver.service.plots import check_dpi, check_drawable, plot_format, plot_rates, plot_scores
+    from solver.service.plots import DEFAULT_DPI, check_dpi, check_drawable, plot_format, plot_rates, plot_scores
     from solver.service.plots import plot_cpu as plot_cpu_seconds
     from solver.service.report import render, summarize
 
     figures = {"--plot": plot_file, "--plot-cpu": plot_cpu}
     check_targets(files, {"--csv": as_csv, "--summary-csv": summary_csv, "--json": as_json, **figures})
-    for option, target in figures.items():
-        if target is not None:
-            plot_format(option, target)
+    formats = {plot_format(option, target) for option, target in figures.items() if target is not None}
+    if dpi is not None and "png" not in formats:  # else it would be silently ignored
+        raise UsageError(f"--dpi {dpi} sets a PNG figure's resolution: give it with --plot or --plot-cpu FILE.png")
+    dpi = DEFAULT_DPI if dpi is None else dpi
     check_dpi(dpi)
     summaries = [summarize(file, slowest) for file in files]
     if plot_file is not None or plot_cpu is not None:
@@ -233,7 +234,7 @@ COMMANDS = (
                 "Draw the CPU seconds per deal, on a log axis, to this .png, .pdf or .svg file.",
                 metavar="FILE",
             ),
-            Argument(("--dpi",), "dpi", "Dots per inch of a PNG figure.", int, metavar="N"),
+            Argument(("--dpi",), "dpi", "Dots per inch of a PNG figure (200 if not given).", int, metavar="N"),
             Argument(("--slowest",), "slowest", "How many of the slowest deals to list (0 or more).", int, metavar="N"),
         ),
     ),

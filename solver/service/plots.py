@@ -19,6 +19,8 @@ from solver.service.store import Store
 FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
 #: The resolutions --dpi accepts (dots per inch of a PNG; PDF and SVG are drawn as vectors).
 DPI_RANGE = (20, 1200)
+#: The resolution of a PNG figure when --dpi is not given.
+DEFAULT_DPI = 200
 #: The colours of the verdicts, and how each is named in a legend.
 _COLOURS = {"won": "#3a7d44", "lost": "#4b6c9c", "unknown": "#e0a030"}
 _LEGEND = {"won": "won", "lost": "lost (proven minimum)", "unknown": "unknown (best found, not proven)"}
