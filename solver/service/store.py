@@ -498,9 +498,19 @@ def status(path: Path) -> os.stat_result | None:
         return None
     except (OSError, ValueError) as error:
         name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
+        fix = _LOOKUP_FIXES.get(getattr(error, "errno", None), "give another name")
         raise SurveyError(
-            f"{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error})"
+            f"{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error}); {fix}"
         ) from None
+
+
+#: Why a file name cannot be looked up, and what to do about it (a ValueError: a NUL in it).
+_LOOKUP_FIXES = {
+    errno.ENAMETOOLONG: "give a shorter name",
+    errno.EACCES: "give a name in a directory you may search",
+    errno.ELOOP: "give a name without a loop of links",
+    None: "give a name without a NUL character",
+}
 
 
 def side_files(path: Path) -> tuple[Path, ...]:
