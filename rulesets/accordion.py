@@ -25,6 +25,7 @@ from rulesets.notation import (
     check_distinct,
     describe_deal,
     is_deal,
+    quoted_move,
     read_card,
     read_card_list,
     read_sections,
@@ -68,11 +69,11 @@ def _parse_pile_move(row: bytes, text: str, examples: str) -> PileMove:
     moving, target = read_card(found.group(1), text), read_card(found.group(2), text)
     for code in (moving, target):
         if code not in row:
-            raise MoveError(f"move {text.strip()!r}: {NAME[code]} is not the top of a pile")
+            raise MoveError(f"move {quoted_move(text)}: {NAME[code]} is not the top of a pile")
     pile, onto = row.index(moving), row.index(target)
     kind = found.group(3)
     if kind and {"slide": SLIDE, "leap": LEAP}[kind.lower()] != pile - onto:
-        raise MoveError(f"move {text.strip()!r}: {NAME[target]} is not a {kind.lower()} away from {NAME[moving]}")
+        raise MoveError(f"move {quoted_move(text)}: {NAME[target]} is not a {kind.lower()} away from {NAME[moving]}")
     return PileMove(pile, pile - onto)
 
 

@@ -38,6 +38,7 @@ from rulesets.notation import (
     cannot_read,
     check_distinct,
     describe_deal,
+    quoted_move,
     read_card,
     read_card_list,
     read_piles,
@@ -369,18 +370,18 @@ class Amazons:
         if found.group(2) is not None:
             source = self._place_number(found.group(2), "depot D", text)
             if tops[source] != card:
-                raise MoveError(f"move {text.strip()!r}: {NAME[card]} is not the top card of D{source + 1}")
+                raise MoveError(f"move {quoted_move(text)}: {NAME[card]} is not the top card of D{source + 1}")
         elif card in tops:
             source = tops.index(card)
         else:
-            raise MoveError(f"move {text.strip()!r}: {NAME[card]} is not the top card of a depot")
+            raise MoveError(f"move {quoted_move(text)}: {NAME[card]} is not the top card of a depot")
         return _PLAYS[source][target]
 
     def _place_number(self, digits: str, place: str, text: str) -> int:
         """The 0-based index of the depot or foundation place numbered ``digits`` in a move."""
         index = int(digits) - 1
         if not 0 <= index < self.piles:
-            raise MoveError(f"move {text.strip()!r}: there is no {place}{index + 1}")
+            raise MoveError(f"move {quoted_move(text)}: there is no {place}{index + 1}")
         return index
 
     # ----- positions ----------------------------------------------------------------------------

@@ -71,6 +71,8 @@ class RedealBound:
         #: Per pass-start layout, (the highest bound shown reached, the lowest shown missed).
         self._cache: dict[bytes, tuple[int, int]] = {}
         self._cache_bytes = 0
+        if cap < 2:  # the two cheap tests alone give 2: a lower cap would be exceeded
+            raise ValueError(f"the redeal bound's cap must be at least 2, not {cap}")
         self.cap = cap
         self.max_bytes = max_bytes  # the cache is emptied when it would hold more
 

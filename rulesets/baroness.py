@@ -50,6 +50,7 @@ from rulesets.notation import (
     check_distinct,
     describe_deal,
     is_deal,
+    quoted_move,
     read_card,
     read_card_list,
     read_piles,
@@ -341,7 +342,7 @@ class Baroness:
             card = read_card(found.group(1), text)
             pile = int(found.group(2))
             if not 1 <= pile <= self.piles:
-                raise MoveError(f"move {text.strip()!r}: piles are numbered 1 to {self.piles}")
+                raise MoveError(f"move {quoted_move(text)}: piles are numbered 1 to {self.piles}")
             return self._space_moves[card][pile - 1]
         found = DISCARD_TEXT.match(text)
         if not found:

@@ -33,7 +33,18 @@ class PositionError(UserError):
 
 def cannot_read(text: str, examples: str) -> UnreadableMove:
     """The error for a move in no form the game knows; ``examples`` shows the forms it does."""
-    return UnreadableMove(f"cannot read move {text.strip()!r}: write e.g. {examples}")
+    return UnreadableMove(f"cannot read move {quoted_move(text)}: write e.g. {examples}")
+
+
+def quoted_move(text: str) -> str:
+    """A move as an error quotes it: cut after 60 characters (a line of 20,000 words pasted as
+    one move made one error line of 60 KB)."""
+    text = text.strip()
+    return repr(text) if len(text) <= _QUOTED else f"{text[:_QUOTED]!r}... ({len(text)} characters)"
+
+
+#: The characters of a move an error quotes.
+_QUOTED = 60
 
 
 def read_card(word: str, move_text: str) -> int:
@@ -41,7 +52,7 @@ def read_card(word: str, move_text: str) -> int:
     try:
         return parse_card(word).code
     except CardError as error:
-        raise UnreadableMove(f"move {move_text.strip()!r}: {error}") from None
+        raise UnreadableMove(f"move {quoted_move(move_text)}: {error}") from None
 
 
 def is_deal(text: str) -> bool:
@@ -58,7 +69,9 @@ def check_deal(text: str, next_card: int | None) -> None:
         raise cannot_read(text, "'deal' or 'deal 7H'")
     if len(words) == 2 and read_card(words[1], text) != next_card:
         shown = "empty" if next_card is None else f"topped by {NAME[next_card]}"
-        raise MoveError(f"move {text.strip()!r}: the next card of the stock is not {words[1]} (the stock is {shown})")
+        raise MoveError(
+            f"move {quoted_move(text)}: the next card of the stock is not {words[1]} (the stock is {shown})"
+        )
 
 
 def describe_deal(next_card: int | None = None) -> str:

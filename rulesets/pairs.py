@@ -36,7 +36,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from rulesets.cards import NAME, RANK, RANKS, card_set
-from rulesets.notation import MoveError, PositionError, read_card
+from rulesets.notation import MoveError, PositionError, quoted_move, read_card
 
 KING = 13
 FULL_DECK = card_set(range(52))
@@ -112,12 +112,12 @@ def read_discard(text: str, found: re.Match[str], pairs: Sequence[Sequence[Disca
     card = read_card(found.group(1), text)
     if found.group(2) is None:
         if RANK[card] != KING:
-            raise MoveError(f"move {text.strip()!r}: only a King is discarded alone")
+            raise MoveError(f"move {quoted_move(text)}: only a King is discarded alone")
         return ALONE[card]
     partner = read_card(found.group(2), text)
     move = pairs[card][partner]
     if move is None:
-        raise MoveError(f"move {text.strip()!r}: {NAME[card]} and {NAME[partner]} do not total 13")
+        raise MoveError(f"move {quoted_move(text)}: {NAME[card]} and {NAME[partner]} do not total 13")
     return move
 
 

@@ -65,6 +65,7 @@ from rulesets.notation import (
     check_distinct,
     describe_deal,
     is_deal,
+    quoted_move,
     read_card,
     read_card_list,
     read_sections,
@@ -619,7 +620,7 @@ class CompulsoryNizhni:
     def parse_move(self, state: NizhniLayout, text: str) -> NizhniMove:
         if is_deal(text):
             if not state.stock:
-                raise MoveError(f"move {text.strip()!r}: the stock is empty")
+                raise MoveError(f"move {quoted_move(text)}: the stock is empty")
             check_deal(text, state.stock[0])
             return DEAL
         return _parse_discard(state.row, text, " or 'deal'")

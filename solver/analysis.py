@@ -25,7 +25,7 @@ from collections.abc import Hashable, Sequence
 from typing import Generic, NamedTuple, TypeVar
 
 from solver.protocol import Game
-from solver.replay import checked, replay
+from solver.replay import checked, replay, shortfall
 from solver.result import NO_LIMITS, Limits, SearchResult, Verdict
 from solver.search import RESTART_NODES, depth_first
 from solver.table import TableMemory, TranspositionTable, ValueTable, digest
@@ -62,8 +62,9 @@ def analyse(
     for move in game.moves(start):
         child = game.apply(start, move)
         layout = game.key(child)
-        if layout in answers and _plays_from(game, child, answers[layout]):
-            analyses.append(answers[layout]._replace(move=move, nodes=0))
+        shared = answers.get(layout)
+        if shared is not None and not shortfall(game, child, shared.line, shared.score, shared.verdict is Verdict.WON):
+            analyses.append(shared._replace(move=move, nodes=0))
             continue
         table = TranspositionTable(TableMemory(limits.max_memory))
         result = proven.completed(child, depth_first(proven, child, limits, restart_nodes, table))
@@ -73,15 +74,6 @@ def analyse(
         )
         analyses.append(answers[layout])
     return sorted(analyses, key=MoveAnalysis.rank)
-
-
-def _plays_from(game: Game[State, Move], state: State, answer: MoveAnalysis[Move]) -> bool:
-    """Whether ``answer``'s line, found from another state of the same key, is legal from
-    ``state`` and ends where the answer says (its score; a win when won)."""
-    played = replay(game, state, answer.line)
-    if played.illegal_at is not None or game.score(played.final) != answer.score:
-        return False
-    return answer.verdict is not Verdict.WON or game.is_won(played.final)
 
 
 class _Proven(Generic[State, Move]):

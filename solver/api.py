@@ -182,6 +182,7 @@ def solve(
 ) -> Solved:
     """Solve one deal (PySolFC's ``seed``, or the cards of ``deal``) or one ``position``."""
     _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
+    _check("fewest_redeals", fewest_redeals, (bool,), "True or False")
     setup = setup_of(game, variant, options)
     start, cards = start_of(setup, seed, deal, position)
     bounds = limits(max_nodes, max_seconds, str(max_memory))
@@ -240,6 +241,7 @@ def survey(
     if (seeds is None) == (file is None) or out is None:
         raise OptionError("give out (the survey file) and exactly one of seeds or file")
     _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
+    _check("fewest_redeals", fewest_redeals, (bool,), "True or False")
     _check("seeds", seeds, (str, type(None)), "text such as '1-1000' or '1,5,9'")
     _check("out", out, (str, PathLike), "a file name")
     _check("file", file, (str, PathLike, type(None)), "a file name or None")
@@ -252,9 +254,10 @@ def survey(
     try:
         return run_survey(spec, deals, Path(out), jobs)
     except WorkerLost as lost:  # from Python, a worker may also die because the script lacks the guard
+        again = str(lost).replace("rerun the same command", "call solver.survey again with the same arguments")
         raise WorkerLost(
-            f"{lost}; or, if no worker was killed, the calling script lacks the "
-            '`if __name__ == "__main__":` guard that spawned workers need: put the call to solver.survey under it'
+            'a worker process died: if the calling script lacks the `if __name__ == "__main__":` guard that '
+            f"spawned workers need (they all die at their start), put the call to solver.survey under it; else {again}"
         ) from None
 
 

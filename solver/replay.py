@@ -36,11 +36,20 @@ def replay(game: Game[State, Move], start: State, line: Sequence[Move]) -> Repla
 
 def checked(game: Game[State, Move], start: State, result: SearchResult[Move]) -> SearchResult[Move]:
     """The result, once its best line replays legally to its score (and to a win if won)."""
-    outcome = replay(game, start, result.best_line)
-    if outcome.illegal_at is not None:
-        raise IllegalLine(f"internal error: move {outcome.illegal_at} of the search's line is illegal")
-    if game.score(outcome.final) != result.best_score:
-        raise IllegalLine("internal error: the search's line does not reach the score it reports")
-    if result.verdict is Verdict.WON and not game.is_won(outcome.final):
-        raise IllegalLine("internal error: the search's winning line does not win")
+    why = shortfall(game, start, result.best_line, result.best_score, result.verdict is Verdict.WON)
+    if why is not None:
+        raise IllegalLine(f"internal error: the search's line {why}")
     return result
+
+
+def shortfall(game: Game[State, Move], start: State, line: Sequence[Move], score: int, won: bool) -> str | None:
+    """How ``line`` fails to play from ``start`` to ``score`` (and to a win if ``won``), in words;
+    None if it does."""
+    outcome = replay(game, start, line)
+    if outcome.illegal_at is not None:
+        return f"is illegal at move {outcome.illegal_at}"
+    if game.score(outcome.final) != score:
+        return "does not reach the score it reports"
+    if won and not game.is_won(outcome.final):
+        return "does not win"
+    return None

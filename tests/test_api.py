@@ -178,6 +178,7 @@ def test_what_solve_returns_pickles_as_it_did_as_a_dataclass() -> None:
         (lambda: solver.survey("accordion", 5, "never.sqlite"), "seeds must be text"),
         (lambda: solver.survey("accordion", "1-3", "never.sqlite", jobs="2"), "jobs must be a whole number"),
         (lambda: solver.load_survey(None), "path must be a file name, not None"),
+        (lambda: solver.solve("amazons", seed=1, fewest_redeals="no"), "fewest_redeals must be True or False"),
     ],
 )
 def test_an_argument_of_the_wrong_type_is_named(call, message: str, tmp_path: Path, monkeypatch) -> None:
@@ -188,3 +189,14 @@ def test_an_argument_of_the_wrong_type_is_named(call, message: str, tmp_path: Pa
         call()
     assert isinstance(raised.value, UserError) and isinstance(raised.value, TypeError)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_survey_begun_from_python_with_whole_seconds_resumes_from_the_command_line(tmp_path: Path) -> None:
+    """max_seconds=5 and --max-seconds 5 are one limit: the file records 5.0 for both."""
+    out = tmp_path / "seconds.sqlite"
+    solver.survey("accordion", "1-2", out, max_seconds=5, max_nodes=100)
+    ran = run_cli(
+        "survey", "accordion", "--seeds", "1-3", "--out", str(out), "--max-seconds", "5", "--max-nodes", "100"
+    )
+    assert ran.exit_code == 0, ran.output
+    assert len(list(solver.load_survey(out))) == 3

@@ -221,6 +221,9 @@ def test_a_figure_of_a_survey_with_no_deal_is_refused_before_anything_is_written
     line = error_line(run_cli("report", str(empty), option, str(tmp_path / "e0.png"), "--csv", str(tmp_path / "a.csv")))
     assert line == f"patience: error: {empty}: no deal stored yet: nothing to draw; run the survey first", line
     assert sorted(tmp_path.iterdir()) == before
+    both = error_line(run_cli("report", str(empty), str(empty), option, str(tmp_path / "e2.png")))
+    assert both == f"patience: error: {empty}, {empty}: no deal stored yet: nothing to draw; run the survey first"
+    assert sorted(tmp_path.iterdir()) == before
 
 
 def test_without_matplotlib_a_figure_is_refused_in_one_line(mixed, tmp_path, monkeypatch):

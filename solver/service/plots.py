@@ -49,13 +49,12 @@ def check_dpi(dpi: int) -> None:
 
 
 def check_drawable(summaries: Sequence[dict[str, Any]]) -> None:
-    """Refuse to draw one survey that holds no deal yet (what Ctrl-C before the first stored deal
-    leaves), before anything is written: its figures would be empty axes. Of several surveys, an
-    empty one is drawn as an empty place beside the others."""
-    if len(summaries) == 1 and not summaries[0]["deals"]:
-        raise SurveyError(
-            f"{summaries[0]['survey']['file']}: no deal stored yet: nothing to draw; run the survey first"
-        )
+    """Refuse to draw surveys that hold no deal yet (what Ctrl-C before the first stored deal
+    leaves), before anything is written: their figures would be empty axes. Of several surveys,
+    an empty one beside others is drawn as an empty place."""
+    if not any(summary["deals"] for summary in summaries):
+        names = ", ".join(str(summary["survey"]["file"]) for summary in summaries)
+        raise SurveyError(f"{names}: no deal stored yet: nothing to draw; run the survey first")
 
 
 def pyplot() -> Any:

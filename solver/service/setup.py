@@ -86,4 +86,7 @@ def limits(max_nodes: int | None, max_seconds: float | None, max_memory: str) ->
     for name, value in (("--max-nodes", max_nodes), ("--max-seconds", max_seconds)):
         if value is not None and not 0 < value < math.inf:
             raise OptionError(f"{name} must be positive and finite, not {value}; leave it out for no limit")
-    return Limits(max_nodes=max_nodes, max_seconds=max_seconds, max_memory=parse_size(max_memory))
+    # Seconds as a float whatever was given (5 or 5.0): a survey's file records its limits, and a
+    # run from Python with 5 must resume one from the command line's --max-seconds 5 (5.0).
+    seconds = None if max_seconds is None else float(max_seconds)
+    return Limits(max_nodes=max_nodes, max_seconds=seconds, max_memory=parse_size(max_memory))
