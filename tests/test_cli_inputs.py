@@ -434,3 +434,24 @@ def test_the_shell_completes_commands_games_and_flags(tmp_path, line, words):
     done = subprocess.run(PATIENCE, env=environment, capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and done.stdout == "", done.stderr
     assert answer.read_text().split() == words  # (words end in a space, separated by \v)
+
+
+def test_ctrl_c_landing_in_a_weakref_callback_is_delivered_again():
+    """Python drops an exception raised in a weakref callback (as the import machinery's are),
+    printing "Exception ignored": a Ctrl-C landing there was lost and the command ran on. The
+    entry point delivers it again a moment later, in ordinary code, with nothing on stderr."""
+    code = (
+        "import time, weakref\n"
+        "import solver.cli.entry as entry\n"
+        "class Held: pass\n"
+        "def callback(_): raise KeyboardInterrupt\n"
+        "held = Held(); ref = weakref.ref(held, callback); entry._running = True\n"
+        "try:\n"
+        "    del held\n"
+        "    time.sleep(1)\n"
+        "    print('ran on')\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted')\n"
+    )
+    ran = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=False)
+    assert (ran.stdout, ran.stderr) == ("interrupted\n", "")

@@ -35,8 +35,23 @@ def _say(line: str) -> None:
         pass
 
 
+def _unraisable(unraisable: object) -> None:
+    """Python prints and drops an exception it cannot raise where it happened (in a weakref
+    callback of the import machinery, a ``__del__``): a Ctrl-C landing there was lost, the command
+    running on with "Exception ignored ... KeyboardInterrupt" on stderr (seen under load). Deliver
+    it again, to land in ordinary code; anything else goes to Python's own hook."""
+    if isinstance(getattr(unraisable, "exc_value", None), KeyboardInterrupt):
+        # A millisecond later, by a timer: raised here (raise_signal, interrupt_main run the
+        # handler at once) it would be dropped again.
+        _signal.signal(_signal.SIGALRM, _on_interrupt)
+        _signal.setitimer(_signal.ITIMER_REAL, 0.001)
+    else:
+        sys.__unraisablehook__(unraisable)  # type: ignore[arg-type]
+
+
 if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not if started ignoring it
     _signal.signal(_signal.SIGINT, _on_interrupt)
+    sys.unraisablehook = _unraisable
 
 
 def _closed(descriptor: int) -> bool:
