@@ -56,6 +56,8 @@ class Ruleset(Game[State, Move], Protocol):
 
 _TRUE = {"yes", "true", "on", "1", "y"}
 _FALSE = {"no", "false", "off", "0", "n"}
+#: Stands for an option a preset does not have (so that no value equals it).
+_UNSET = object()
 
 
 def spell(value: Any) -> str:
@@ -158,6 +160,13 @@ class Family(NamedTuple):
             given.add(name)
             values[name] = options[name].parse(value)
         return values
+
+    def beyond(self, variant: str | None, settings: Mapping[str, Any]) -> list[str]:
+        """The values of ``settings`` set apart from ``variant``'s preset, each written
+        ``name=value`` as ``--option`` takes it: how a printout or a comparison of surveys names
+        rules that are not exactly a variant's."""
+        preset = self.settings(variant)
+        return [f"{name}={spell(value)}" for name, value in settings.items() if preset.get(name, _UNSET) != value]
 
     def describe(self) -> str:
         """The rules, options with defaults, and variants in plain words."""

@@ -111,12 +111,14 @@ def _beyond_preset(survey: dict[str, Any]) -> str:
     """The options whose values differ from the variant's preset ("-" for none; all of them if this
     installation does not know the game or the variant)."""
     family = family_of(survey["game"] or "")
+    options = survey["options"]
     try:
-        preset = family.settings(survey["variant"]) if family is not None else {}
+        changed = family.beyond(survey["variant"], options) if family is not None else None
     except OptionError:  # a variant this version does not have
-        preset = {}
-    changed = {name: value for name, value in survey["options"].items() if preset.get(name, object()) != value}
-    return " ".join(f"{name}={spell(value)}" for name, value in changed.items()) or "-"
+        changed = None
+    if changed is None:
+        changed = [f"{name}={spell(value)}" for name, value in options.items()]
+    return " ".join(changed) or "-"
 
 
 def _range(low: float, high: float) -> str:

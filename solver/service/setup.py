@@ -37,12 +37,7 @@ class Setup(NamedTuple):
         """The game as a printout or a replay page names it: its family and variant, then each
         option set apart from the variant's preset, as ``--option`` takes it (``accordion
         (parlett; compulsory=no)``), so that the rules a line was solved under are never hidden."""
-        preset = self.family.settings(self.variant)
-        changed = [
-            f"{name}={self.family.option(name).spell(value)}"
-            for name, value in self.settings.items()
-            if value != preset[name]
-        ]
+        changed = self.family.beyond(self.variant, self.settings)
         rules = self.variant + (f"; {', '.join(changed)}" if changed else "")
         return f"{self.family.name} ({rules})"
 
