@@ -14,28 +14,12 @@ import sys
 from collections.abc import Sequence
 from enum import IntEnum
 
-from solver.errors import UserError
+from solver.errors import SYSTEM_REFUSALS, UserError
 
 #: The environment variable that, set to anything but 0, shows the traceback of an internal error.
 DEBUG_VARIABLE = "PATIENCE_DEBUG"
 #: A word of a message longer than this (a pasted file, a 100 000-character name) is shown cut.
 LONGEST_WORD = 200
-#: What the system may refuse of a file or a stream the user chose, and how to fix it: the user's
-#: to mend (exit code 2), not a bug.
-SYSTEM_REFUSALS = {
-    errno.ENOSPC: "free some space, or write elsewhere",
-    errno.EDQUOT: "free some space, or write elsewhere",
-    errno.EFBIG: "write elsewhere",
-    errno.EIO: "check the disk, or write elsewhere",
-    errno.ENAMETOOLONG: "give a shorter name",
-    errno.EACCES: "give a file you may use",
-    errno.EPERM: "give a file you may use",
-    errno.EROFS: "write elsewhere",
-    errno.ENOENT: "give a file in a directory that exists",
-    errno.ENOTDIR: "give a file in a directory that exists",
-    errno.EISDIR: "give a file name, not a directory",
-    errno.ELOOP: "give a name without a loop of links",
-}
 #: The refusals a write to a stream meets (the others are about a file's name or permissions).
 _WRITE_REFUSALS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO})
 

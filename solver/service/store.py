@@ -30,6 +30,7 @@ from typing import (
 from urllib.parse import quote
 
 from rulesets.cards import format_cards
+from solver.errors import SYSTEM_REFUSALS
 from solver.result import Verdict
 from solver.service.deal_file import DealFile
 from solver.service.errors import StoreFault, SurveyError
@@ -498,19 +499,14 @@ def status(path: Path) -> os.stat_result | None:
         return None
     except (OSError, ValueError) as error:
         name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
-        fix = _LOOKUP_FIXES.get(getattr(error, "errno", None), "give another name")
+        fix = SYSTEM_REFUSALS.get(error.errno or 0, "give another name") if isinstance(error, OSError) else _NUL_FIX
         raise SurveyError(
             f"{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error}); {fix}"
         ) from None
 
 
-#: Why a file name cannot be looked up, and what to do about it (a ValueError: a NUL in it).
-_LOOKUP_FIXES = {
-    errno.ENAMETOOLONG: "give a shorter name",
-    errno.EACCES: "give a name in a directory you may search",
-    errno.ELOOP: "give a name without a loop of links",
-    None: "give a name without a NUL character",
-}
+#: A name with a NUL character in it (a ValueError, not the system's refusal).
+_NUL_FIX = "give a name without a NUL character"
 
 
 def side_files(path: Path) -> tuple[Path, ...]:
