@@ -102,7 +102,7 @@ button:disabled { opacity: .4; cursor: default; }
 #body { display: flex; align-items: flex-start; gap: 14px; padding: 14px 18px; }
 #table { flex: 1; background: var(--felt); border-radius: 12px; padding: 14px;
   min-height: 200px; display: flex; flex-direction: column; gap: 18px; }
-.row { display: flex; flex-wrap: wrap; gap: 8px; align-items: flex-start; }
+.row { display: flex; flex-wrap: wrap; gap: 5px; align-items: flex-start; }
 .row.fanned { gap: 16px; }
 .place { display: flex; flex-direction: column; align-items: center; min-width: 64px;
   color: #e8f3ea; font-size: 12px; }
@@ -119,7 +119,7 @@ button:disabled { opacity: .4; cursor: default; }
 .black { fill: #111; }
 .rank { font: 700 17px system-ui, "DejaVu Sans", sans-serif; }
 .down { font: 700 18px system-ui, "DejaVu Sans", sans-serif; fill: #fff; }
-#moves { width: 210px; max-height: 80vh; overflow: auto; margin: 0; padding: 6px 6px 6px 40px;
+#moves { width: 200px; max-height: 80vh; overflow: auto; margin: 0; padding: 6px 6px 6px 34px;
   background: #fff; border-radius: 8px; font-family: ui-monospace, "DejaVu Sans Mono",
   monospace; font-size: 13px; }
 #moves li { cursor: pointer; padding: 1px 4px; border-radius: 4px; }
@@ -301,7 +301,8 @@ def outcome_page(outcome: Any) -> str:
         if outcome.deal
         else "position",
         "verdict": outcome.result.verdict.value,
-        "score": "no end reached" if score is None else f"{score} {setup.family.score_label}",
+        # the label first, as the printout has it ("piles 1", not "1 piles")
+        setup.family.score_label: "no end reached" if score is None else str(score),
     }
     state, steps = outcome.start, []
     for text, move in zip(outcome.line_text(), outcome.result.best_line):
