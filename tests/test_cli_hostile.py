@@ -33,7 +33,7 @@ def test_an_over_long_value_is_quoted_cut() -> None:
 def test_an_html_name_the_system_refuses_is_bad_input(tmp_path: Path) -> None:
     ran = run_cli("solve", "accordion", "--seed", "7", "--max-nodes", "10", "--html", str(tmp_path / ("A" * 300)))
     assert ran.exit_code == 2, ran.output
-    assert ran.stderr.startswith("patience: error: '")  # refused by the guard report's exports use too
+    assert ran.stderr.startswith("patience: error: --html '")  # refused by the guard report's exports use too
     assert ran.stderr.endswith("': cannot look this file name up (File name too long); give a shorter name\n")
     assert list(tmp_path.iterdir()) == []
 

@@ -29,7 +29,7 @@ def check_writable(inputs: Sequence[Path], targets: dict[str, str | None], input
         if not target:
             raise OutputError(f"{option} '' is an empty file name: give a file name")
         path = Path(target)
-        found, parent = status(path), status(path.parent)
+        found, parent = status(path, option), status(path.parent, option)
         if any(_same_file(path, given) for given in inputs):
             raise OutputError(f"{option} {target} would overwrite {inputs_are}: give another file name")
         if found is not None and stat.S_ISDIR(found.st_mode):

@@ -490,9 +490,10 @@ def _remove(*paths: Path) -> None:
             pass
 
 
-def status(path: Path) -> os.stat_result | None:
+def status(path: Path, given_to: str = "") -> os.stat_result | None:
     """The status of the file ``path`` names, None if there is none; a name the system cannot
-    look up (too long, a NUL in it, a directory that may not be searched) is refused."""
+    look up (too long, a NUL in it, a directory that may not be searched) is refused, naming the
+    option it was ``given_to`` if any."""
     try:
         return path.stat()
     except (FileNotFoundError, NotADirectoryError):
@@ -501,7 +502,7 @@ def status(path: Path) -> os.stat_result | None:
         name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
         fix = SYSTEM_REFUSALS.get(error.errno or 0, "give another name") if isinstance(error, OSError) else _NUL_FIX
         raise SurveyError(
-            f"{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error}); {fix}"
+            f"{given_to + ' ' if given_to else ''}{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error}); {fix}"
         ) from None
 
 
