@@ -350,6 +350,10 @@ def _overwrite_options(path: Path, which: int) -> None:
         ("update survey set value='abc' where key='max_nodes'", "its setting max_nodes is not JSON: 'abc'"),
         (0, "its setting options is not JSON: 'XXcompulsory"),
         (-1, "has options 'XXcompulsory"),
+        (  # the setting altered, the deals as written: both named, either may be the one altered
+            """update survey set value=replace(value, '"compulsory": true', '"compulsory": false') where key='options'""",
+            """' against the survey's setting options '{"compulsory": false,""",
+        ),
     ],
 )
 def test_a_survey_file_altered_beyond_what_runs_write_is_refused_as_damaged(reference, tmp_path, alter, what):

@@ -554,7 +554,9 @@ def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
     mistyped = [c for c in numbers if not isinstance(row[c], _KINDS[c])]
     name = next(iter(mistyped), None) or next(c for c, values in allowed.items() if row[c] not in values)
     deal = f"seed {row['seed']}" if row.get("seed") is not None else f"line {row.get('line')}"
-    return f"the deal of {deal} has {name} {row[name]!r}"
+    # Options are checked against the setting: name both, as either may be the one altered.
+    against = f" against the survey's setting options {meta['options']!r}" if name == "options" else ""
+    return f"the deal of {deal} has {name} {row[name]!r}{against}"
 
 
 def _altered(path: Path, problem: str) -> StoreFault:
