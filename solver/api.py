@@ -201,7 +201,8 @@ def hint(
     max_seconds: float | None = None,
     max_memory: int | str = "2G",
 ) -> list[Hint]:
-    """Every legal move with what it leaves, best first (``patience hint``)."""
+    """Every legal move with what it leaves, best first (``patience hint``); empty when no move
+    is left (:func:`solve` of the position then says whether it is won)."""
     from solver.service.hinting import hints  # here: the analysis took about 2 ms of each `patience solve`
 
     _check_common(game, variant, options, max_nodes, max_seconds, max_memory)

@@ -305,11 +305,6 @@ def test_fewest_redeals_of_a_game_without_redeals_says_so() -> None:
     )
 
 
-def test_a_hint_in_a_won_position_says_it_is_won() -> None:
-    ran = run_cli("hint", "accordion", "--position", "row: AS")
-    assert ran.exit_code == 0 and ran.output.splitlines()[-1] == "the game is won: no move is left"
-
-
 def test_a_long_unreadable_move_is_quoted_cut(tmp_path: Path) -> None:
     moves = tmp_path / "moves.txt"
     moves.write_text(" ".join(["9D"] * 20_000) + "\n")

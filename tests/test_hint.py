@@ -4,6 +4,7 @@ and from a lost position every move is lost and the best keeps the position's mi
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from helpers import run_cli
@@ -78,3 +79,44 @@ def test_hint_command_lists_every_move_best_first_as_text_and_json() -> None:
     assert record["moves"][0]["score"] == 1 and record["moves"][-1]["score"] == 3
     cut = json.loads(run_cli("hint", "accordion", "--seed", "1", "--max-nodes", "5", "--json").output)
     assert any(m["result"] == "unknown" and m["limit"] == "max_nodes" for m in cut["moves"])
+
+
+def test_hint_names_the_options_it_was_asked_under() -> None:
+    """The rules a hint was worked out under are never hidden: the header names the options set
+    beyond the preset, as solve's does, and the JSON record carries them all."""
+    position = "piles: - / - / - / - / - / - / KS | grace: - | stock: -"
+    text = run_cli("hint", "baroness", "--option", "piles=7", "--position", position)
+    assert text.exit_code == 0, text.output
+    assert text.output.splitlines()[0] == "baroness (baroness; piles=7)"
+    record = json.loads(run_cli("hint", "accordion", "--option", "compulsory=yes", "--seed", "7", "--json").output)
+    assert record["options"] == {
+        "compulsory": True,
+        "nearest": False,
+        "leap_only_without_slide": False,
+        "order": "choice",
+    }
+
+
+@pytest.mark.parametrize(
+    "position, line, end",
+    [
+        ("row: AS", "the game is won: no move is left (piles 1)", {"result": "won", "score": 1}),
+        ("row: AS 2D", "no legal move: the game is over here (lost, piles 2)", {"result": "lost", "score": 2}),
+    ],
+)
+def test_a_position_with_no_move_left_says_how_it_ended(position: str, line: str, end: dict) -> None:
+    """With no move to list, the position's own end (won or lost, and its score) is what a player
+    asks: the text and the JSON say it, and tell a won position from a dead end."""
+    text = run_cli("hint", "accordion", "--position", position)
+    assert text.exit_code == 0 and text.output.splitlines()[-1] == line, text.output
+    record = json.loads(run_cli("hint", "accordion", "--position", position, "--json").output)
+    assert record["moves"] == [] and record["end"] == end
+    moving = json.loads(run_cli("hint", "accordion", "--position", "row: AS 2S", "--json").output)
+    assert moving["end"] is None and len(moving["moves"]) == 1
+
+
+def test_verify_names_a_hint_record_for_what_it_is(tmp_path: Path) -> None:
+    record = tmp_path / "hint.json"
+    record.write_text(run_cli("hint", "accordion", "--seed", "7", "--max-nodes", "50", "--json").output)
+    ran = run_cli("verify", "accordion", "--seed", "7", "--solution", str(record))
+    assert ran.exit_code == 2 and "'hint --json'" in ran.stderr, ran.output

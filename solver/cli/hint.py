@@ -2,7 +2,7 @@
 Its services are imported when it runs (see :mod:`solver.cli.solve`)."""
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from solver.cli.errors import UsageError
 from solver.cli.options import DEAL, GAME, LIMITS, POSITION, RULES, SEED, Command, switch
@@ -38,20 +38,32 @@ def hint_command(
         raise UsageError("give exactly one of --seed, --deal or --position")
     ((_, _, start, _),) = Deals(setup, seed, deal, None, position=position)
     found = hints(setup, start, bounds)
-    text = setup.game.write_position(start)
+    rules, text = setup.game, setup.game.write_position(start)
+    # With no move left the position is an end: say how it ended, which no move's verdict tells.
+    end = None if found else _end(rules.is_won(start), rules.score(start))
     if as_json:
-        record = {"game": setup.family.name, "variant": setup.variant, "position": text}
-        print(json.dumps({**record, "moves": [h.record() for h in found]}))
+        record = {"game": setup.family.name, "variant": setup.variant, "options": dict(setup.settings)}
+        print(json.dumps({**record, "position": text, "end": end, "moves": [h.record() for h in found]}))
         return
-    print(f"{setup.family.name} ({setup.variant})")
+    print(setup.title())
     print(f"position: {text}")
-    if not found:
-        print(
-            "the game is won: no move is left" if setup.game.is_won(start) else "no legal move: the game is over here"
-        )
+    if end is not None:
+        score = [] if end["score"] is None else [f"{setup.family.score_label} {end['score']}"]
+        if end["result"] == "won":
+            print(f"the game is won: no move is left ({', '.join(score)})")
+        else:
+            print(f"no legal move: the game is over here ({', '.join(['lost', *score])})")
     width = max((len(h.move) for h in found), default=0)
     for number, found_hint in enumerate(found, 1):
         print(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")
+
+
+def _end(won: bool, score: int) -> dict[str, Any]:
+    """How a position with no move left ended: won or lost, and its score (None where the rules
+    give it none)."""
+    from solver.protocol import NO_SCORE
+
+    return {"result": "won" if won else "lost", "score": None if score == NO_SCORE else score}
 
 
 def _verdict(hint: "Hint", label: str) -> str:

@@ -502,7 +502,8 @@ def status(path: Path, given_to: str = "") -> os.stat_result | None:
         name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
         fix = SYSTEM_REFUSALS.get(error.errno or 0, "give another name") if isinstance(error, OSError) else _NUL_FIX
         raise SurveyError(
-            f"{given_to + ' ' if given_to else ''}{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error}); {fix}"
+            f"{given_to + ' ' if given_to else ''}{name!r}: cannot look this file name up"
+            f" ({getattr(error, 'strerror', None) or error}); {fix}"
         ) from None
 
 

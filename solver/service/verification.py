@@ -145,6 +145,11 @@ def _decoded(decoder: json.JSONDecoder, text: str, at: int, name: str) -> tuple[
 def _check_kinds(record: Record, setup: Setup) -> None:
     """Each field is one solve writes for this game, holding a value of its kind."""
     family = setup.family
+    if "moves" in record and "end" in record:  # the two fields only hint's record holds
+        raise MoveError(
+            "the record is one 'hint --json' prints (moves to choose from, not a line);"
+            " give the record 'solve --json' printed"
+        )
     fields = dict(_FIELDS, **{family.score_field: (_WHOLE, _NULL)})
     if family.threshold is not None:
         fields[family.threshold[0]] = (_FLAG,)
