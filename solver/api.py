@@ -156,6 +156,8 @@ def start_of(
     _check("position", position, (str, type(None)), "a position as text (see docs/positions.md)")
     for card in deal if isinstance(deal, (list, tuple)) else ():
         _check("each card of deal", card, (Card, str), "a Card or a card's name such as 'AS'")
+        if isinstance(card, str) and len(card.split()) != 1:  # joined below, '2S 3S' would pass as two
+            raise ArgumentTypeError(f"each card of deal must be one card's name such as 'AS', not {card[:40]!r}")
     if position is not None:
         return setup.position(position), None
     if seed is not None:
@@ -290,6 +292,7 @@ class SurveyRows:
         Wilson interval when no deal is unknown), the score histogram by verdict, CPU per deal."""
         from solver.service.report import summarize
 
+        _check("slowest", slowest, (int,), "a whole number of deals to list")
         return summarize(self.path, slowest)
 
     def to_frame(self) -> Any:

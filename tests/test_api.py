@@ -174,6 +174,7 @@ def test_what_solve_returns_pickles_as_it_did_as_a_dataclass() -> None:
         (lambda: solver.solve("accordion", seed=7, options=["compulsory=yes"]), "options must be a dict"),
         (lambda: solver.solve("accordion", deal=b"AS 2S"), "deal must be the cards as text"),
         (lambda: solver.solve("accordion", deal=["AS", 5]), "each card of deal must be a Card"),
+        (lambda: solver.solve("accordion", deal=["AS", "2S 3S"]), "each card of deal must be one card's name"),
         (lambda: solver.hint("accordion", position=123), "position must be a position as text"),
         (lambda: solver.survey("accordion", 5, "never.sqlite"), "seeds must be text"),
         (lambda: solver.survey("accordion", "1-3", "never.sqlite", jobs="2"), "jobs must be a whole number"),
@@ -189,6 +190,17 @@ def test_an_argument_of_the_wrong_type_is_named(call, message: str, tmp_path: Pa
         call()
     assert isinstance(raised.value, UserError) and isinstance(raised.value, TypeError)
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_summary_of_a_wrong_kind_and_seconds_beyond_any_float_are_named(tmp_path: Path) -> None:
+    """Python's own TypeError (a str compared with a number) and OverflowError (an int too large
+    for a float) became one error naming the argument."""
+    out = tmp_path / "s.sqlite"
+    solver.survey("accordion", "1-2", out, max_nodes=100)
+    with pytest.raises(ArgumentTypeError, match="^slowest must be a whole number"):
+        solver.load_survey(out).summary(slowest="a")
+    with pytest.raises(UserError, match="^--max-seconds must be positive and finite, not a number beyond any float"):
+        solver.solve("accordion", seed=7, max_seconds=10**5000)
 
 
 def test_a_survey_begun_from_python_with_whole_seconds_resumes_from_the_command_line(tmp_path: Path) -> None:

@@ -75,6 +75,16 @@ def parse_size(text: str) -> int:
     return size
 
 
+def _seconds(value: float) -> float:
+    """``--max-seconds`` as a float; a whole number beyond any float (from Python) is refused."""
+    try:
+        return float(value)
+    except OverflowError:
+        raise OptionError(
+            "--max-seconds must be positive and finite, not a number beyond any float; leave it out for no limit"
+        ) from None
+
+
 def limits(max_nodes: int | None, max_seconds: float | None, max_memory: str) -> Limits:
     """The search limits as the user writes them (the memory bound as text, e.g. ``2G``): each a
     positive, finite number, or an OptionError saying which is not."""
@@ -83,5 +93,5 @@ def limits(max_nodes: int | None, max_seconds: float | None, max_memory: str) ->
             raise OptionError(f"{name} must be positive and finite, not {value}; leave it out for no limit")
     # Seconds as a float whatever was given (5 or 5.0): a survey's file records its limits, and a
     # run from Python with 5 must resume one from the command line's --max-seconds 5 (5.0).
-    seconds = None if max_seconds is None else float(max_seconds)
+    seconds = None if max_seconds is None else _seconds(max_seconds)
     return Limits(max_nodes=max_nodes, max_seconds=seconds, max_memory=parse_size(max_memory))
