@@ -307,3 +307,14 @@ def test_the_progress_bar_shows_won_lost_and_unknown(tmp_path):
     summary = summarize(out)
     assert f"won {summary['won']} lost {summary['lost']} unknown {summary['unknown']}" in shown.stderr
     assert summary["won"] and summary["lost"] and summary["unknown"]
+
+
+def test_slowest_of_several_surveys_is_refused_unless_their_json_lists_it(mixed, tmp_path):
+    """The comparison table lists no deals, so --slowest there was silently ignored; each
+    survey's summary in --json does list them."""
+    files, before = [str(mixed[0]), str(mixed[0])], sorted(tmp_path.iterdir())
+    line = error_line(run_cli("report", *files, "--slowest", "3", "--csv", str(tmp_path / "a.csv")))
+    assert line.startswith("patience: error: --slowest 3 lists one survey's slowest deals"), line
+    assert sorted(tmp_path.iterdir()) == before
+    ran = run_cli("report", *files, "--slowest", "1", "--json", "-")
+    assert ran.exit_code == 0 and [len(s["slowest"]) for s in json.loads(ran.stdout)] == [1, 1]

@@ -103,7 +103,7 @@ def report_command(
     plot_file: str | None = None,
     plot_cpu: str | None = None,
     dpi: int | None = None,
-    slowest: int = 10,
+    slowest: int | None = None,
 ) -> None:
     """Summarize a survey: win rate, lost/unknown, scores, CPU per deal, slowest deals; or compare several.
 
@@ -126,7 +126,11 @@ def report_command(
         raise UsageError(f"--dpi {dpi} sets a PNG figure's resolution: give it with --plot or --plot-cpu FILE.png")
     dpi = DEFAULT_DPI if dpi is None else dpi
     check_dpi(dpi)
-    summaries = [summarize(file, slowest) for file in files]
+    if slowest is not None and len(files) > 1 and as_json is None:  # else it would be silently ignored
+        raise UsageError(
+            f"--slowest {slowest} lists one survey's slowest deals: give one survey file, or --json for each one's"
+        )
+    summaries = [summarize(file, 10 if slowest is None else slowest) for file in files]
     if plot_file is not None or plot_cpu is not None:
         check_drawable(summaries)
     if as_csv is not None:
@@ -235,7 +239,13 @@ COMMANDS = (
                 metavar="FILE",
             ),
             Argument(("--dpi",), "dpi", "Dots per inch of a PNG figure (200 if not given).", int, metavar="N"),
-            Argument(("--slowest",), "slowest", "How many of the slowest deals to list (0 or more).", int, metavar="N"),
+            Argument(
+                ("--slowest",),
+                "slowest",
+                "How many of the slowest deals to list (0 or more; 10 if not given).",
+                int,
+                metavar="N",
+            ),
         ),
     ),
 )
