@@ -398,7 +398,7 @@ class Amazons:
         )
 
     def read_position(self, text: str) -> AmazonsState:
-        sections = read_sections(text, "amazons", ("foundations", "depots", "stock"))
+        sections = read_sections(text, "Amazons", ("foundations", "depots", "stock"))
         foundations = self._read_row(sections["foundations"], "foundations", "foundation places")
         depots = self._read_row(sections["depots"], "depots", "depots")
         stock = tuple(read_card_list(sections["stock"], "stock"))

@@ -97,7 +97,7 @@ def read_sections(text: str, game: str, required: Sequence[str], optional: Seque
                 f"'name: cards' separated by '|' ({', '.join(known)})"
             )
         if name not in known:
-            raise PositionError(f"unknown section {name!r} in a {game} position; sections: {', '.join(known)}")
+            raise PositionError(f"unknown section {name!r} in the {game} position; sections: {', '.join(known)}")
         if name in found:
             raise PositionError(f"section {name!r} appears twice in the {game} position")
         found[name] = content.strip()

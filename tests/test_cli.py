@@ -234,3 +234,12 @@ def test_verify_takes_a_deal_files_record_with_its_line(tmp_path):
     assert json.loads(record.read_text())["line"] == 2
     checked = run("verify", "accordion", "--deal", SEED_1, "--solution", str(record))
     assert checked.exit_code == 0, checked.output
+
+
+def test_one_move_is_counted_in_the_singular_and_its_printout_verifies(tmp_path):
+    ran = run("solve", "accordion", "--position", "row: AS 2S")
+    assert "solution (1 move):" in ran.stdout.splitlines(), ran.stdout
+    printout = tmp_path / "one.txt"
+    printout.write_text(ran.stdout)
+    checked = run("verify", "accordion", "--position", "row: AS 2S", "--solution", str(printout))
+    assert (checked.exit_code, checked.stdout) == (0, "valid: its 1 move legal; the game is won\n")

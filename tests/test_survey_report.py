@@ -318,3 +318,31 @@ def test_slowest_of_several_surveys_is_refused_unless_their_json_lists_it(mixed,
     assert sorted(tmp_path.iterdir()) == before
     ran = run_cli("report", *files, "--slowest", "1", "--json", "-")
     assert ran.exit_code == 0 and [len(s["slowest"]) for s in json.loads(ran.stdout)] == [1, 1]
+
+
+def test_figures_name_the_options_and_tell_every_survey_apart():
+    """A figure's labels and titles name the options set beyond a preset (a Baroness of seven
+    piles is not the plain preset), and two surveys never share a label: by rules, then by file
+    name, then by the whole path."""
+    from solver.service.plots import _label, _name
+
+    def summary(file: str, variant: str, **options: object) -> dict:
+        preset = {"compulsory": True, "kings_first": False, "spaces": False, "beneath": False, "piles": 5}
+        return {"survey": {"file": file, "game": "baroness", "variant": variant, "options": {**preset, **options}}}
+
+    seven, plain = summary("b7.sqlite", "baroness", piles=7, spaces=True), summary("b.sqlite", "baroness")
+    assert _name(seven["survey"]) == "baroness (baroness; spaces=yes piles=7)"
+    assert _name(plain["survey"]) == "baroness (baroness)"
+    assert [_label(s, [seven, plain]) for s in (seven, plain)] == ["baroness (spaces=yes piles=7)", "baroness"]
+    twins = [summary("r1/b.sqlite", "baroness"), summary("r2/c.sqlite", "baroness")]
+    assert [_label(s, twins) for s in twins] == ["b", "c"]
+    same_stem = [summary("r1/b.sqlite", "baroness"), summary("r2/b.sqlite", "baroness")]
+    assert [_label(s, same_stem) for s in same_stem] == ["r1/b.sqlite", "r2/b.sqlite"]
+
+
+def test_the_text_spells_options_as_the_command_line_takes_them_and_counts_in_the_singular(tmp_path):
+    path = tmp_path / "one.sqlite"
+    synthetic(path, {"won": 5, "unknown": 1})
+    text = run_cli("report", str(path)).stdout
+    assert "options: compulsory=yes, leap_only_without_slide=no, nearest=no, order=choice" in text, text
+    assert "(95% range: 1 deal unknown)" in text and "(1 deal not proven minimal" in text

@@ -164,11 +164,12 @@ def verify_command(
     if found.illegal is not None:
         say(found.illegal)
         return ExitCode.INVALID
+    legal = {0: "no move to check", 1: "its 1 move legal"}.get(found.moves, f"all {found.moves} moves legal")
     if found.won:
-        print(f"valid: all {found.moves} moves legal; the game is won")
+        print(f"valid: {legal}; the game is won")
     else:
         ending = "the game has not ended" if found.reached is None else f"{setup.family.score_label}: {found.reached}"
-        print(f"valid: all {found.moves} moves legal; not won ({ending})")
+        print(f"valid: {legal}; not won ({ending})")
     if found.broken_claim is not None:
         say(found.broken_claim)
         return ExitCode.INVALID
@@ -286,7 +287,7 @@ def _print_line(outcome: Outcome, show: bool) -> None:
     game, result = outcome.setup.game, outcome.result
     texts = outcome.line_text()
     title = "solution" if result.solution is not None else "line to the best score"
-    print(f"{title} ({len(texts)} moves):")
+    print(f"{title} ({len(texts)} move{'' if len(texts) == 1 else 's'}):")
     state = outcome.start
     if show:
         _print_layout(game, state, frozenset())

@@ -88,7 +88,7 @@ def render_table(summaries: list[dict[str, Any]]) -> str:
             survey["file"],
             survey["game"],
             survey["variant"],
-            _beyond_preset(survey),
+            beyond_preset(survey),
             *(str(summary[name]) for name in ("deals", "won", "lost", "unknown")),
             _range(summary["win_rate_low"], summary["win_rate_high"]),
         ]
@@ -107,7 +107,7 @@ def render_table(summaries: list[dict[str, Any]]) -> str:
     )
 
 
-def _beyond_preset(survey: dict[str, Any]) -> str:
+def beyond_preset(survey: dict[str, Any]) -> str:
     """The options whose values differ from the variant's preset ("-" for none; all of them if this
     installation does not know the game or the variant)."""
     family = family_of(survey["game"] or "")

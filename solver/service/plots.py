@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from solver.service.comparison import beyond_preset
 from solver.service.errors import SurveyError
 from solver.service.output import replacing
 from solver.service.report import VERDICTS, percent, win_rate_text
@@ -253,11 +254,24 @@ def _rate(name: str, summary: dict[str, Any]) -> tuple[str, str, float, float, f
 
 
 def _name(survey: dict[str, Any]) -> str:
-    return f"{survey['game']} ({survey['variant']})"
+    """A survey's rules as a figure's title names them: game, variant and the options set beyond
+    the variant's preset (``accordion (accordion; compulsory=yes)``), as ``solve`` prints them."""
+    changed = beyond_preset(survey)
+    return f"{survey['game']} ({survey['variant']}{'' if changed == '-' else '; ' + changed})"
 
 
 def _label(summary: dict[str, Any], summaries: Sequence[dict[str, Any]]) -> str:
-    """A survey's name beside others: its variant, or its file's name if two share the variant."""
-    variant = summary["survey"]["variant"]
-    shared = sum(s["survey"]["variant"] == variant for s in summaries) > 1
-    return Path(summary["survey"]["file"]).stem if shared else variant
+    """A survey's name beside others: its variant and the options set beyond its preset; its
+    file's name where two surveys share that, and the whole file name where two share even that."""
+
+    def rules(s: dict[str, Any]) -> str:
+        changed = beyond_preset(s["survey"])
+        return s["survey"]["variant"] + ("" if changed == "-" else f" ({changed})")
+
+    def stem(s: dict[str, Any]) -> str:
+        return Path(s["survey"]["file"]).stem
+
+    for name in (rules, stem):
+        if sum(name(s) == name(summary) for s in summaries) == 1:
+            return name(summary)
+    return str(summary["survey"]["file"])

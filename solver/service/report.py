@@ -10,6 +10,7 @@ import math
 from pathlib import Path
 from typing import Any
 
+from rulesets.family import spell
 from solver.service.errors import SurveyError
 from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import nearest_rank, rate_range, wilson
@@ -161,7 +162,8 @@ def rate_text(rate: float | None, low: float, high: float, undecided: int) -> st
     """A rate as a report states it: the rate and its 95% Wilson interval, or, when ``undecided``
     deals could go either way, the 95% range it lies in."""
     if undecided:
-        return f"rate {percent(low)} to {percent(high)} (95% range: {undecided} deals unknown)"
+        deals = "1 deal" if undecided == 1 else f"{undecided} deals"
+        return f"rate {percent(low)} to {percent(high)} (95% range: {deals} unknown)"
     return f"rate {percent(rate)} (95% Wilson interval {percent(low)} to {percent(high)})"
 
 
@@ -173,7 +175,7 @@ def render(summary: dict[str, Any], width: int = 40) -> str:
 def _head(summary: dict[str, Any]) -> list[str]:
     """The settings, the counts with their rates, and the CPU time."""
     survey, deals, key = summary["survey"], summary["deals"], summary["survey"]["key"]
-    options = ", ".join(f"{k}={v}" for k, v in survey["options"].items()) or "none"
+    options = ", ".join(f"{k}={spell(v)}" for k, v in survey["options"].items()) or "none"  # as --option takes them
     limits = (
         ", ".join(f"{k}={size(v) if k == 'max_memory' else v}" for k, v in survey["limits"].items() if v is not None)
         or "none"
@@ -214,7 +216,8 @@ def _histogram(summary: dict[str, Any], width: int) -> list[str]:
     label = summary["survey"]["score_label"]
     lines = [
         "",
-        f"{label}: # proven minimum, ~ best found ({unproven} deals not proven minimal: the minimum may be lower)"
+        f"{label}: # proven minimum, ~ best found ({unproven} deal{'' if unproven == 1 else 's'} not proven minimal:"
+        " the minimum may be lower)"
         if unproven
         else f"{label} (proven minimum):",
         f"  {'score':>5} {'deals':>8} {'share':>7} {'proven':>8} {'best found':>10}",

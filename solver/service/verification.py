@@ -186,7 +186,7 @@ def _kind(value: Any) -> str:
     return _OBJECT
 
 
-_TITLE = re.compile(r"^(solution|line to the best score) \((\d+) moves\):$")
+_TITLE = re.compile(r"^(solution|line to the best score) \((\d+) moves?\):$")  # "(1 move)" since 0.6.2
 _HEADER = re.compile(r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)(; (?P<options>[^()]+))?\)(, seed (?P<seed>\d+))?$")
 _RESULT = re.compile(r"^result: (?P<result>won|lost|unknown)( \(limit (?P<limit>\w+) reached\))?$")
 _REDEALS = re.compile(
