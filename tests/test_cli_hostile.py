@@ -199,7 +199,10 @@ def test_a_device_is_not_taken_for_a_survey_file() -> None:
 @pytest.mark.parametrize(
     "name, message",
     [
-        ("", "cannot read deal file '': No such file or directory; give a file that can be read"),
+        (
+            "",
+            "argument -f/--file: '' is an empty file name: give a file name, or - for standard input (see 'patience solve --help')",
+        ),
         ("/", "cannot read deal file /: Is a directory; name a file, not a directory"),
     ],
 )

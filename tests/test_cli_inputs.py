@@ -38,7 +38,13 @@ def one_error_line(result, *words: str) -> None:
 @pytest.mark.parametrize(
     "args, words",
     [
-        (("solve", "accordion", "--seed", "x"), ("-s/--seed", "'x'", "int", "patience solve --help")),
+        (("solve", "accordion", "--seed", "x"), ("-s/--seed", "'x' is not a whole number", "patience solve --help")),
+        (("solve", "accordion", "--seed", "1_000"), ("'1_000' is not a whole number: write it in the digits 0-9",)),
+        (("solve", "accordion", "--seed", "\u0663"), ("is not a whole number: write it in the digits 0-9",)),
+        (("solve", "accordion", "--seed", "1", "--max-seconds", "1_0"), ("--max-seconds: '1_0' is not a number",)),
+        (("report", "x.sqlite", "--slowest", "a"), ("--slowest: 'a' is not a whole number",)),
+        (("solve", "accordion", "--file", ""), ("-f/--file: '' is an empty file name", "or - for standard input")),
+        (("verify", "accordion", "--seed", "1", "--solution", ""), ("--solution: '' is an empty file name",)),
         (("solve", "accordion", "--max-nodes", "1.5", "--seed", "1"), ("--max-nodes", "'1.5'")),
         (("frobnicate",), ("invalid choice: 'frobnicate'", "'solve'", "(see 'patience --help')")),
         (("solve", "accordion", "--seed", "1", "--frob"), ("unrecognized arguments: --frob", "patience solve --help")),

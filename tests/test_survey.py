@@ -278,6 +278,12 @@ def test_wilson_interval_matches_its_definition(won, n):
     assert low == pytest.approx(expected[0], abs=1e-9) and high == pytest.approx(expected[1], abs=1e-9)
 
 
+@pytest.mark.parametrize("n", [1, 7, 30, 100, 12345])
+def test_the_wilson_bounds_at_none_and_all_are_exactly_0_and_1(n):
+    """Not 0.9999999999999999 for 30 of 30 deals in a report's JSON."""
+    assert wilson(0, n)[0] == 0.0 and wilson(n, n)[1] == 1.0
+
+
 def test_report_of_a_real_survey_and_its_exports(reference, tmp_path):
     path, rows = reference
     csv_file, json_file = tmp_path / "deals.csv", tmp_path / "deals.json"

@@ -14,8 +14,29 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 if TYPE_CHECKING:
     from pathlib import Path
 
-#: How a flag's value is read: ``int``, ``float``, :func:`path`; None keeps the text.
+#: How a flag's value is read: :func:`whole`, :func:`number`, :func:`path`; None keeps the text.
 Reader = Callable[[str], Any]
+
+
+def whole(text: str) -> int:
+    """A whole number written in the digits 0-9, as every other tool reads it: Python's ``int``
+    alone would also take ``1_000`` and other scripts' digits (``٣`` for 3)."""
+    if not text.isascii() or "_" in text:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: write it in the digits 0-9")
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+
+
+def number(text: str) -> float:
+    """A number such as ``2.5`` or ``1e3``, in the digits 0-9 (see :func:`whole`)."""
+    if not text.isascii() or "_" in text:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number: write it in the digits 0-9")
+    try:
+        return float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
 
 
 class Argument(NamedTuple):
@@ -109,6 +130,13 @@ def path(text: str) -> Path:
     return Path(text)
 
 
+def file_or_dash(text: str) -> str:
+    """A file to read, or ``-`` for standard input, kept as text (the command opens it)."""
+    if not text:
+        raise argparse.ArgumentTypeError("'' is an empty file name: give a file name, or - for standard input")
+    return text
+
+
 def game_names() -> list[str]:
     """Every game and variant name, for the shell to complete a game with."""
     from rulesets import DECLARED
@@ -124,7 +152,7 @@ VARIANT = Argument(
 OPTIONS = Argument(
     ("-o", "--option"), "option", "Set one option: name=value (repeatable).", action="append", metavar="NAME=VALUE"
 )
-SEED = Argument(("-s", "--seed"), "seed", "PySolFC game number (1 to 10**20).", int, metavar="N")
+SEED = Argument(("-s", "--seed"), "seed", "PySolFC game number (1 to 10**20).", whole, metavar="N")
 DEAL = Argument(
     ("-d", "--deal"),
     "deal",
@@ -135,6 +163,7 @@ FILE = Argument(
     ("-f", "--file"),
     "file",
     "A file of deals or positions: one per line, # comments; '-': standard input.",
+    file_or_dash,
     metavar="FILE",
 )
 POSITION = Argument(
@@ -144,10 +173,10 @@ POSITION = Argument(
     metavar="POSITION",
 )
 MAX_NODES = Argument(
-    ("--max-nodes",), "max_nodes", "Stop with 'unknown' after expanding this many states.", int, metavar="N"
+    ("--max-nodes",), "max_nodes", "Stop with 'unknown' after expanding this many states.", whole, metavar="N"
 )
 MAX_SECONDS = Argument(
-    ("--max-seconds",), "max_seconds", "Stop with 'unknown' after this many CPU seconds.", float, metavar="SECONDS"
+    ("--max-seconds",), "max_seconds", "Stop with 'unknown' after this many CPU seconds.", number, metavar="SECONDS"
 )
 MAX_MEMORY = Argument(
     ("--max-memory",), "max_memory", "Memory bound of the transposition table (e.g. 500M, 2G).", metavar="SIZE"

@@ -14,7 +14,20 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 from rulesets import families, find_game
 from rulesets.cards import Card, format_cards
 from solver.cli.errors import ExitCode, UsageError, say
-from solver.cli.options import DEAL, FILE, GAME, LIMITS, POSITION, RULES, SEED, Argument, Command, path, switch
+from solver.cli.options import (
+    DEAL,
+    FILE,
+    GAME,
+    LIMITS,
+    POSITION,
+    RULES,
+    SEED,
+    Argument,
+    Command,
+    file_or_dash,
+    path,
+    switch,
+)
 from solver.result import Verdict
 from solver.service.inputs import STDIN, name_of, read_text, text_lines, without_bom
 
@@ -342,6 +355,7 @@ COMMANDS = (
                 ("--solution",),
                 "solution",
                 "File of moves (one per line, or what 'solve' prints), or a --json record; '-': standard input.",
+                file_or_dash,
                 required=True,
                 metavar="FILE",
             ),

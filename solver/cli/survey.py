@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from solver.cli.errors import ExitCode, UsageError, say
-from solver.cli.options import GAME, LIMITS, RULES, Argument, Command, OnceEither, path
+from solver.cli.options import GAME, LIMITS, RULES, Argument, Command, OnceEither, file_or_dash, path, whole
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -169,13 +169,14 @@ COMMANDS = (
                 ("-f", "--file"),
                 "file",
                 "A file of deals, one a line, # comments; each row is keyed by its line ('-': standard input).",
+                file_or_dash,
                 metavar="FILE",
             ),
             Argument(
                 ("--out",), "out", "The SQLite survey file (created, or resumed).", path, required=True, metavar="FILE"
             ),
             Argument(
-                ("-j", "--jobs"), "jobs", "Worker processes (0: one per CPU; at most four per CPU).", int, metavar="N"
+                ("-j", "--jobs"), "jobs", "Worker processes (0: one per CPU; at most four per CPU).", whole, metavar="N"
             ),
             *RULES,
             *LIMITS,
@@ -238,12 +239,12 @@ COMMANDS = (
                 "Draw the CPU seconds per deal, on a log axis, to this .png, .pdf or .svg file.",
                 metavar="FILE",
             ),
-            Argument(("--dpi",), "dpi", "Dots per inch of a PNG figure (200 if not given).", int, metavar="N"),
+            Argument(("--dpi",), "dpi", "Dots per inch of a PNG figure (200 if not given).", whole, metavar="N"),
             Argument(
                 ("--slowest",),
                 "slowest",
                 "How many of the slowest deals to list (0 or more; 10 if not given).",
-                int,
+                whole,
                 metavar="N",
             ),
         ),

@@ -17,7 +17,10 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    # At p = 0 the lower bound is exactly 0 and at p = 1 the upper exactly 1; floating point
+    # gave 0.9999999999999999 for 30 of 30 deals.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    return low, 1.0 if successes == trials else min(1.0, centre + half)
 
 
 def rate_range(successes: int, undecided: int, trials: int, z: float = Z95) -> tuple[float, float]:
