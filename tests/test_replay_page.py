@@ -417,3 +417,15 @@ def test_buttons_step_and_play(browser: Any, tmp_path: Path) -> None:
     assert browser.find_element("id", "replay").get_attribute("data-step") == paused
     _check_step(browser, sample, int(paused))
     assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+def test_a_page_from_a_position_says_so_where_a_deal_page_says_the_deal():
+    """Move 0 of a game in progress is the position given, not a deal as dealt."""
+    import solver
+
+    position = solver.solve("accordion", position="row: 9D 4S 5D 6H 2D QS AD AH 2H AC 9S 5S").to_html()
+    data = _embedded(position)
+    assert data["opening"] == "the position as given"
+    assert ["from", "a game in progress (its position)"] in data["header"]
+    dealt = _embedded(solver.solve("accordion", seed=7).to_html())
+    assert dealt["opening"] == "the deal as dealt" and ["from", "PySolFC deal #7"] in dealt["header"]

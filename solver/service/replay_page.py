@@ -32,11 +32,13 @@ def replay_page(
     start: Picture,
     steps: Sequence[Step],
     title: str = "Patience replay",
+    opening: str = "the deal as dealt",
 ) -> str:
-    """The HTML page replaying ``steps`` from ``start``; ``header`` (game, variant, rules in
-    effect, deal, verdict, score ...) is shown at the top in its own order."""
+    """The HTML page replaying ``steps`` from ``start`` (named ``opening`` at move 0); ``header``
+    (game, variant, rules in effect, deal, verdict, score ...) is shown at the top in its own order."""
     data = {
         "header": [[key, value] for key, value in header.items()],
+        "opening": opening,
         "steps": [_step_data("", start, frozenset())]
         + [_step_data(step.move, step.picture, step.touched) for step in steps],
     }
@@ -199,7 +201,7 @@ function render() {
   root.dataset.step = step;
   const status = document.getElementById("status");
   status.replaceChildren(`move ${step} of ${last}: `,
-    make("b", "", step ? current.move : "the deal as dealt"));
+    make("b", "", step ? current.move : data.opening));
   document.querySelectorAll("#moves li").forEach((li, i) => {
     li.className = i + 1 === step ? "current" : i + 1 < step ? "done" : "";
     if (i + 1 === step) li.scrollIntoView({block: "nearest"});
@@ -295,11 +297,11 @@ def outcome_page(outcome: Any) -> str:
         "game": setup.family.name,
         "variant": setup.variant,
         "rules": options or "(no options)",
-        "deal": f"PySolFC #{outcome.seed}"
+        "from": f"PySolFC deal #{outcome.seed}"
         if outcome.seed is not None
-        else "explicit deal"
+        else "a deal given card by card"
         if outcome.deal
-        else "position",
+        else "a game in progress (its position)",
         "verdict": outcome.result.verdict.value,
         # the label first, as the printout has it ("piles 1", not "1 piles")
         setup.family.score_label: "no end reached" if score is None else str(score),
@@ -310,4 +312,5 @@ def outcome_page(outcome: Any) -> str:
         state = game.apply(state, move)
         steps.append(Step(text, game.picture(state), touched))
     title = f"{setup.title()}: {outcome.result.verdict.value}"
-    return replay_page(header, game.picture(outcome.start), steps, title)
+    opening = "the deal as dealt" if outcome.deal or outcome.seed is not None else "the position as given"
+    return replay_page(header, game.picture(outcome.start), steps, title, opening)
