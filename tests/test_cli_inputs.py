@@ -424,7 +424,13 @@ def test_the_console_script_imports_no_parser_before_the_signal_handler():
 
 @pytest.mark.parametrize(
     "line, words",
-    [("patience so", ["solve"]), ("patience solve parl", ["parlett"]), ("patience deal accordion --se", ["--seed"])],
+    [
+        ("patience so", ["solve"]),
+        ("patience solve parl", ["parlett"]),
+        ("patience deal accordion --se", ["--seed"]),
+        ("patience solve baroness --variant ", ["baroness", "baroness-classic", "baroness-pysol"]),  # its own only
+        ("patience solve parlett --variant i", ["idle-year"]),
+    ],
 )
 def test_the_shell_completes_commands_games_and_flags(tmp_path, line, words):
     """Completion as argcomplete's shell code asks for it: the line and the cursor in the

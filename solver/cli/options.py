@@ -56,7 +56,8 @@ class Argument(NamedTuple):
     #: How the help names the value (argparse's own choice when None: the name, upper-cased for a flag).
     metavar: str | None = None
     #: The words the shell may complete this argument with (see ``application.complete``).
-    completions: Callable[[], list[str]] | None = None
+    #: Called with the arguments parsed so far (an ``argparse.Namespace``).
+    completions: Callable[[argparse.Namespace], list[str]] | None = None
 
     def but_required(self) -> Argument:
         """The same argument, which the command cannot do without."""
@@ -78,7 +79,7 @@ class Argument(NamedTuple):
         # it offers file names, which only a file argument (read as a path, or a FILE) takes.
         if self.completions is not None:
             completions = self.completions
-            action.completer = lambda **_: completions()  # type: ignore[attr-defined]
+            action.completer = lambda parsed_args, **_: completions(parsed_args)  # type: ignore[attr-defined]
         elif self.action in (None, "append") and self.reader is not path and self.metavar != "FILE":
             action.completer = lambda **_: []  # type: ignore[attr-defined]
 
@@ -137,7 +138,7 @@ def file_or_dash(text: str) -> str:
     return text
 
 
-def game_names() -> list[str]:
+def game_names(parsed: argparse.Namespace) -> list[str]:
     """Every game and variant name, for the shell to complete a game with."""
     from rulesets import DECLARED
 
@@ -145,9 +146,27 @@ def game_names() -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def variant_names(parsed: argparse.Namespace) -> list[str]:
+    """The variants of the game already typed (a variant name counts as its game), for the shell
+    to complete ``--variant`` with; every variant before a game is typed. The game is looked for
+    in the line being completed: argcomplete fills ``parsed`` only through the actions it knows
+    to be harmless, and a sub-command's arguments reach it only once the whole line parses."""
+    import os
+
+    from rulesets import DECLARED
+
+    typed = os.environ.get("COMP_LINE", "")[: int(os.environ.get("COMP_POINT", "0") or 0)].split()[:-1]
+    for word in typed:
+        for games in DECLARED.values():
+            for game, variants in games.items():
+                if word in (game, *variants):
+                    return list(variants)
+    return [variant for games in DECLARED.values() for variants in games.values() for variant in variants]
+
+
 GAME = Argument((), "game", "A game or variant name.", completions=game_names)
 VARIANT = Argument(
-    ("-v", "--variant"), "variant", "A named preset of the game's options.", metavar="NAME", completions=game_names
+    ("-v", "--variant"), "variant", "A named preset of the game's options.", metavar="NAME", completions=variant_names
 )
 OPTIONS = Argument(
     ("-o", "--option"), "option", "Set one option: name=value (repeatable).", action="append", metavar="NAME=VALUE"
