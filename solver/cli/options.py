@@ -21,22 +21,22 @@ Reader = Callable[[str], Any]
 def whole(text: str) -> int:
     """A whole number written in the digits 0-9, as every other tool reads it: Python's ``int``
     alone would also take ``1_000`` and other scripts' digits (``٣`` for 3)."""
-    if not text.isascii() or "_" in text:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number: write it in the digits 0-9")
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    return _read(text, int, "a whole number")
 
 
 def number(text: str) -> float:
     """A number such as ``2.5`` or ``1e3``, in the digits 0-9 (see :func:`whole`)."""
+    return _read(text, float, "a number")
+
+
+def _read(text: str, kind: Callable[[str], Any], what: str) -> Any:
+    """``text`` read by ``kind`` if written in ASCII without ``_``; else argparse's error."""
     if not text.isascii() or "_" in text:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number: write it in the digits 0-9")
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}: write it in the digits 0-9")
     try:
-        return float(text)
+        return kind(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
 
 
 class Argument(NamedTuple):
