@@ -24,6 +24,19 @@ DECLARED: dict[str, dict[str, tuple[str, ...]]] = {
     },
 }
 
+#: Each game's one-line summary, as its family states it: ``patience games`` lists them without
+#: importing every ruleset (about 40 ms, Baroness's dataclasses among it). The registry test holds
+#: these to the families' own.
+SUMMARIES: dict[str, str] = {
+    "accordion": "merge piles onto a matching pile one or three to the left until one pile is left",
+    "amazons": "28 cards dealt in fours onto four depots; each depot feeds only the foundation above it",
+    "baroness": "discard Kings alone and pairs totalling 13 from the tops of five piles (Five Piles, Thirteen)",
+    "thirteens": "discard Kings and pairs totalling 13 from ten places refilled from the stock (PySolFC 593)",
+    "royal-marriage": "discard one or two cards between matching cards until only QH and KH remain",
+    "queen-and-her-lad": "Royal Marriage ending with JH, discarding single cards or matching pairs",
+    "nizhni-novgorod": "deal a row; discard the two inner cards of four whose outer cards match",
+}
+
 
 def _declared_in(module: str) -> dict[str, Family]:
     """The families ``rulesets.<module>`` declares, by name (importing it if it is not yet).

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 import rulesets
-from rulesets import DECLARED, families, find_game
+from rulesets import DECLARED, SUMMARIES, families, find_game
 from rulesets.family import OptionError
 
 
@@ -24,6 +24,8 @@ def test_the_registry_is_what_the_modules_declare():
         declared = importlib.import_module(f"rulesets.{module}").FAMILIES
         assert {family.name: tuple(v.name for v in family.variants) for family in declared} == games
         assert [family.name for family in declared] == list(games)
+        assert {family.name: family.summary for family in declared} == {game: SUMMARIES[game] for game in games}
+    assert list(SUMMARIES) == [game for games in DECLARED.values() for game in games]
 
 
 def test_games_are_listed_accordion_first_and_found_by_game_or_variant_name():

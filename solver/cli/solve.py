@@ -11,7 +11,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rulesets import families, find_game
+from rulesets import find_game
 from rulesets.cards import Card, format_cards
 from solver.cli.errors import ExitCode, UsageError, say
 from solver.cli.options import (
@@ -40,9 +40,11 @@ if TYPE_CHECKING:
 
 def games() -> None:
     """List the games and their variants."""
-    for family in families().values():
-        variants = ", ".join(v.name for v in family.variants)
-        print(f"{family.name}: {family.summary}\n    variants: {variants}")
+    from rulesets import DECLARED, SUMMARIES  # the registry: no ruleset is imported
+
+    for declared in DECLARED.values():
+        for game, variants in declared.items():
+            print(f"{game}: {SUMMARIES[game]}\n    variants: {', '.join(variants)}")
 
 
 def describe(*, game: str) -> None:
