@@ -539,9 +539,9 @@ def status(path: Path, given_to: str = "") -> os.stat_result | None:
     except (OSError, ValueError) as error:
         name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
         fix = SYSTEM_REFUSALS.get(error.errno or 0, "give another name") if isinstance(error, OSError) else _NUL_FIX
-        raise SurveyError(
-            f"{given_to + ' ' if given_to else ''}{name!r}: cannot look this file name up ({getattr(error, 'strerror', None) or error}); {fix}"
-        ) from None
+        given = given_to + " " if given_to else ""
+        reason = getattr(error, "strerror", None) or error
+        raise SurveyError(f"{given}{name!r}: cannot look this file name up ({reason}); {fix}") from None
 
 
 #: A name with a NUL character in it (a ValueError, not the system's refusal).
