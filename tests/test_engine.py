@@ -117,6 +117,34 @@ def test_a_limit_after_the_win_is_known_keeps_the_win_and_names_the_limit():
     assert line_cost(game, 0, result.solution) == 5 and result.least_cost_floor == 0
 
 
+def test_iterative_deepening_holds_one_table_at_a_time(monkeypatch):
+    """The depth-first search's table is let go once the first pass's is made: kept through the
+    passes beside theirs, the two would hold up to twice what --max-memory allows."""
+    import weakref
+
+    import solver.search as search
+
+    searched: list[weakref.ref[TranspositionTable]] = []
+    alive_at_pass: list[bool] = []
+
+    class Searched(TranspositionTable):
+        def __init__(self, memory: TableMemory | None = None) -> None:
+            super().__init__(memory)
+            searched.append(weakref.ref(self))
+
+    class Pass(ValueTable):
+        def __init__(self, memory: TableMemory | None = None) -> None:
+            super().__init__(memory)
+            alive_at_pass.append(any(table() is not None for table in searched))
+
+    monkeypatch.setattr(search, "TranspositionTable", Searched)
+    monkeypatch.setattr(search, "ValueTable", Pass)
+    scores = {0: 1, 1: 0, 2: 1, 3: 1, 4: 0}  # won at 1 for 5, found first; at 4 for 2, by the third pass
+    game = GraphGame({0: [(1, 5), (2, 1)], 2: [(3, 1)], 3: [(4, 0)]}, scores)
+    assert line_cost(game, 0, iterative_deepening(game, 0).solution) == 2
+    assert alive_at_pass == [True, False, False]  # still named while the first pass's table is made
+
+
 @given(graphs(), st.integers(1, 12))
 def test_a_cut_cheapest_win_search_keeps_a_true_floor(game, max_nodes):
     result = checked(game, 0, iterative_deepening(game, 0, Limits(max_nodes=max_nodes)))
