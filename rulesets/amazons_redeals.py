@@ -20,6 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from rulesets.cards import SUIT
+from solver.table import dict_bytes
 
 if TYPE_CHECKING:
     from rulesets.amazons import Amazons, AmazonsState
@@ -90,7 +91,7 @@ class RedealBound:
     def hold(self, max_bytes: int) -> None:
         """Keep the cache within ``max_bytes`` from now on, emptying it if it holds more."""
         self.max_bytes = max_bytes
-        if self._cache_bytes > max_bytes:
+        if self.approximate_bytes() > max_bytes:
             self._cache.clear()
             self._cache_bytes = 0
 
@@ -220,11 +221,12 @@ class RedealBound:
 
     def _learn(self, key: bytes, reached: int, missed: int) -> None:
         """Keep what was shown of ``key``: the highest bound reached and the lowest missed. A new
-        entry's bytes are counted, the cache emptied first when it would pass its bound."""
+        entry's bytes are counted, the cache emptied first when it would pass its bound (the
+        dict's own table counted too, as it will be once the entry is in)."""
         cache = self._cache
         if key not in cache:
             size = sys.getsizeof(key) + _ENTRY_BYTES
-            if self._cache_bytes + size > self.max_bytes:
+            if dict_bytes(len(cache) + 1) + self._cache_bytes + size > self.max_bytes:
                 cache.clear()
                 self._cache_bytes = 0
             self._cache_bytes += size

@@ -270,6 +270,7 @@ def iterative_deepening(game: CostedGame[State, Move], start: State, limits: Lim
     bound = game.cost_to_win_bound(start)
     iterations = 0
     table: TranspositionTable | ValueTable = searched
+    del searched  # one table in memory at a time: the first pass's table replaces this one
     try:
         while bound < cheapest:
             iterations += 1

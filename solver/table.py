@@ -14,8 +14,13 @@ from typing import Generic, TypeVar
 import xxhash
 
 DIGEST_MASK = (1 << 60) - 1
-#: Bytes one stored digest costs: the int object (32 bytes below 2**60) plus its set slot share.
-BYTES_PER_ENTRY = 72
+#: Bytes of the int object a digest is (below 2**60), which each entry holds beside its slot.
+INT_BYTES = 32
+_EMPTY_SET = sys.getsizeof(set())  # its first 8 slots are inside the object
+_SET_SLOT = 16  # a hash and a pointer
+_EMPTY_DICT = sys.getsizeof({})  # an empty dict shares one empty table
+_DICT_ENTRY = 24  # a hash and two pointers, in each usable slot
+_DICT_TABLE = sys.getsizeof({0: 0}) - _EMPTY_DICT - 8 - 5 * _DICT_ENTRY  # the table's own header
 
 Entries = TypeVar("Entries", set[int], dict[int, int])
 
@@ -23,6 +28,32 @@ Entries = TypeVar("Entries", set[int], dict[int, int])
 def digest(layout_key: bytes) -> int:
     """The table's name for a layout: its xxh3 64-bit hash cut to 60 bits (a compact Python int)."""
     return xxhash.xxh3_64_intdigest(layout_key) & DIGEST_MASK
+
+
+def set_bytes(size: int) -> int:
+    """The most bytes a set that never held more than ``size`` entries can take (their objects
+    apart), whatever was removed: CPython resizes a set to the least power of two above 4 times
+    its entries (2 times past 50,000), and once entries were removed it may resize at any size."""
+    slots = max(_power_of_two_above(4 * min(size, 50_000)), _power_of_two_above(2 * size))
+    return _EMPTY_SET + (_SET_SLOT * slots if slots > 8 else 0)
+
+
+def dict_bytes(size: int) -> int:
+    """The bytes of a dict ``size`` keys were put in, none removed (their objects apart): CPython
+    doubles its slots, from 8, when two thirds are used; a slot has a 1- to 8-byte index, and
+    each usable one an entry."""
+    if size == 0:
+        return _EMPTY_DICT
+    slots = 8
+    while 2 * slots // 3 < size:
+        slots *= 2
+    index = 1 if slots <= 1 << 7 else 2 if slots <= 1 << 15 else 4 if slots <= 1 << 31 else 8
+    return _EMPTY_DICT + _DICT_TABLE + index * slots + _DICT_ENTRY * (2 * slots // 3)
+
+
+def _power_of_two_above(number: int) -> int:
+    """The least power of two above ``number`` and at least 8 (a set's least size)."""
+    return max(8, 1 << number.bit_length())
 
 
 class TableMemory:
@@ -45,9 +76,21 @@ class TableMemory:
             self.max_bytes -= share
         self._lent = holder(share)
 
-    def capacity(self, per_entry: int) -> int | None:
-        """How many entries of ``per_entry`` bytes fit the bound (None: unbounded)."""
-        return None if self.max_bytes is None else max(16, self.max_bytes // per_entry)
+    def capacity(self, container_bytes: Callable[[int], int]) -> int | None:
+        """How many entries fit the bound (None: unbounded) in a container that takes
+        ``container_bytes(n)`` at most while holding ``n``, their ints counted too: the largest
+        the container grows to must fit, not only its average (a set just grown is 4 times what
+        it holds)."""
+        if self.max_bytes is None:
+            return None
+        fits, too_many = 0, self.max_bytes // INT_BYTES + 1
+        while too_many - fits > 1:
+            middle = (fits + too_many) // 2
+            if container_bytes(middle) + INT_BYTES * middle <= self.max_bytes:
+                fits = middle
+            else:
+                too_many = middle
+        return max(16, fits)
 
     def note(self, entries: set[int] | dict[int, int]) -> None:
         """Record the size of ``entries`` if it is the largest so far, and the most bytes held,
@@ -55,7 +98,7 @@ class TableMemory:
         size = len(entries)
         if size > self.peak_entries:
             self.peak_entries = size
-        self.peak_bytes = max(self.peak_bytes, sys.getsizeof(entries) + 32 * size + self._lent())
+        self.peak_bytes = max(self.peak_bytes, sys.getsizeof(entries) + INT_BYTES * size + self._lent())
 
 
 def _nothing() -> int:
@@ -73,9 +116,9 @@ class _Table(Generic[Entries]):
 
     entries: Entries
 
-    def __init__(self, memory: TableMemory, per_entry: int) -> None:
+    def __init__(self, memory: TableMemory, container_bytes: Callable[[int], int]) -> None:
         self.memory = memory
-        self.capacity = memory.capacity(per_entry)
+        self.capacity = memory.capacity(container_bytes)
 
     def __contains__(self, entry: int) -> bool:
         return entry in self.entries
@@ -109,7 +152,7 @@ class TranspositionTable(_Table[set[int]]):
     """The layouts a search has searched (or is searching: the states on its path)."""
 
     def __init__(self, memory: TableMemory | None = None) -> None:
-        super().__init__(memory or TableMemory(), BYTES_PER_ENTRY)
+        super().__init__(memory or TableMemory(), set_bytes)
         self.entries = set()
 
     def _only(self, pinned: Iterable[int]) -> set[int]:
@@ -120,7 +163,7 @@ class ValueTable(_Table[dict[int, int]]):
     """A number per layout, by digest: the cost IDA* entered it at, or a proven score floor."""
 
     def __init__(self, memory: TableMemory | None = None) -> None:
-        super().__init__(memory or TableMemory(), 2 * BYTES_PER_ENTRY)
+        super().__init__(memory or TableMemory(), dict_bytes)
         self.entries = {}
 
     def _only(self, pinned: Iterable[int]) -> dict[int, int]:

@@ -331,7 +331,7 @@ def test_max_memory_bounds_the_redeal_bound_cache_and_the_answer_stands():
     bound = game.redeal_bound()
     assert bound.max_bytes == 25_000
     held = bound.approximate_bytes()
-    assert sys.getsizeof({}) < held <= sys.getsizeof(bound._cache) + 25_000
+    assert sys.getsizeof({}) < held <= 25_000  # the dict's own table counted too
     assert result.limit is None and line_cost(game, start, result.solution) == 8
     assert result.stats.peak_table_bytes >= held
     assert iterative_deepening(game, start, Limits(max_memory=1 << 30)).limit is None

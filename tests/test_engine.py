@@ -1,6 +1,8 @@
 """The search engine on toy games given as explicit graphs: DFS, IDA*, limits, the memory bound."""
 
 import heapq
+import random
+import sys
 from dataclasses import dataclass
 
 import pytest
@@ -12,7 +14,7 @@ from solver.errors import UserError
 from solver.replay import IllegalLine, checked, replay
 from solver.result import LimitError, Limits, SearchResult, Stats, Verdict
 from solver.search import depth_first, iterative_deepening, line_cost
-from solver.table import TableMemory, TranspositionTable, ValueTable
+from solver.table import TableMemory, TranspositionTable, ValueTable, dict_bytes, set_bytes
 
 
 def cheapest_win(game, start=0):
@@ -113,6 +115,34 @@ def test_a_limit_after_the_win_is_known_keeps_the_win_and_names_the_limit():
     result = checked(game, 0, iterative_deepening(game, 0, Limits(max_nodes=1000)))
     assert result.verdict is Verdict.WON and result.limit == "max_nodes"
     assert line_cost(game, 0, result.solution) == 5 and result.least_cost_floor == 0
+
+
+def test_iterative_deepening_holds_one_table_at_a_time(monkeypatch):
+    """The depth-first search's table is let go once the first pass's is made: kept through the
+    passes beside theirs, the two would hold up to twice what --max-memory allows."""
+    import weakref
+
+    import solver.search as search
+
+    searched: list[weakref.ref[TranspositionTable]] = []
+    alive_at_pass: list[bool] = []
+
+    class Searched(TranspositionTable):
+        def __init__(self, memory: TableMemory | None = None) -> None:
+            super().__init__(memory)
+            searched.append(weakref.ref(self))
+
+    class Pass(ValueTable):
+        def __init__(self, memory: TableMemory | None = None) -> None:
+            super().__init__(memory)
+            alive_at_pass.append(any(table() is not None for table in searched))
+
+    monkeypatch.setattr(search, "TranspositionTable", Searched)
+    monkeypatch.setattr(search, "ValueTable", Pass)
+    scores = {0: 1, 1: 0, 2: 1, 3: 1, 4: 0}  # won at 1 for 5, found first; at 4 for 2, by the third pass
+    game = GraphGame({0: [(1, 5), (2, 1)], 2: [(3, 1)], 3: [(4, 0)]}, scores)
+    assert line_cost(game, 0, iterative_deepening(game, 0).solution) == 2
+    assert alive_at_pass == [True, False, False]  # still named while the first pass's table is made
 
 
 @given(graphs(), st.integers(1, 12))
@@ -245,22 +275,68 @@ def test_a_line_failing_its_replay_is_an_internal_error_not_the_users():
 
 
 def test_table_eviction_keeps_pinned_entries():
-    table = TranspositionTable(TableMemory(max_bytes=16 * 72))
-    table.entries.update(range(16))
+    table = TranspositionTable(TableMemory(max_bytes=4096))
+    assert table.capacity == 31  # 128 slots of 16 bytes, 216 for the set, 32 per int: 32 would make 256
+    table.entries.update(range(31))
     assert table.full()
     table.evict([3, 5])
-    assert table.entries == {3, 5} and table.memory.evictions == 1 and table.memory.peak_entries == 16
+    assert table.entries == {3, 5} and table.memory.evictions == 1 and table.memory.peak_entries == 31
 
 
 def test_value_tables_keep_the_pinned_values_and_share_the_memory_account():
-    memory = TableMemory(max_bytes=16 * 144)
+    memory = TableMemory(max_bytes=4096)
     seen, costs = TranspositionTable(memory), ValueTable(memory)
     seen.entries.update(range(20))
     seen.note_size()
-    costs.entries.update((entry, 10 * entry) for entry in range(16))
+    assert costs.capacity is not None
+    costs.entries.update((entry, 10 * entry) for entry in range(costs.capacity))
     assert costs.full() and not seen.full()
     costs.evict([3, 5])
-    assert costs.entries == {3: 30, 5: 50} and memory.evictions == 1 and memory.peak_entries == 20
+    assert costs.entries == {3: 30, 5: 50} and memory.evictions == 1 and memory.peak_entries == costs.capacity
+
+
+def test_the_container_models_hold_whatever_is_added_and_removed():
+    """A set's bytes never pass set_bytes of the most it held, however entries come and go (a
+    search's restarts remove its path), and a dict's are dict_bytes of its size exactly."""
+    rng = random.Random(5)
+    for most in (5, 40, 300, 3000, 60_000):
+        entries: set[int] = set()
+        held = 0
+        while held < most:
+            for _ in range(rng.randint(1, most)):
+                entries.add(rng.getrandbits(60))
+                if len(entries) == most:
+                    break
+            held = max(held, len(entries))
+            assert sys.getsizeof(entries) <= set_bytes(held), (most, len(entries))
+            for _ in range(rng.randint(0, len(entries) // 2)):
+                entries.pop()
+            assert sys.getsizeof(entries) <= set_bytes(held), (most, len(entries))
+    values: dict[int, int] = {}
+    assert sys.getsizeof(values) == dict_bytes(0)
+    for size in range(1, 200_000):
+        values[rng.getrandbits(60)] = 0
+        assert sys.getsizeof(values) == dict_bytes(size), size
+
+
+@pytest.mark.parametrize("bound", [64 * 1024, 96 * 1024, 100 * 1024, 384 * 1024, 512 * 1024, 2 * 1024**2])
+def test_the_table_never_passes_the_memory_bound(bound):
+    """The peak the search reports (the tables, Amazons' redeal cache lent a share) stays within
+    --max-memory: a set just grown holds 4 times the slots it needs, which a count of entries at
+    an average size let pass the bound by up to 1.78x (parlett 7 under 96K: 174,968 bytes)."""
+    from solver.service.setup import Setup
+
+    for variant, seed, fills in (("parlett", 7, bound < 384 * 1024), ("accordion", 10, True), ("parlett", 17, True)):
+        setup = Setup.of("accordion", variant)
+        start = setup.game.start(setup.deal(seed=seed))
+        result = depth_first(setup.game, start, Limits(max_nodes=60_000, max_memory=bound))
+        assert result.stats.peak_table_bytes <= bound, (variant, seed, result.stats)
+        assert (result.stats.evictions > 0) == fills, (variant, seed, result.stats)
+    if bound <= 100 * 1024:  # the redeal cache and IDA*'s tables fill a small bound within few nodes
+        setup = Setup.of("amazons")
+        start = setup.game.start(setup.deal(seed=2))
+        result = iterative_deepening(setup.game, start, Limits(max_nodes=6_000, max_memory=bound))
+        assert result.stats.evictions > 0 and result.stats.peak_table_bytes <= bound, result.stats
 
 
 @pytest.mark.parametrize("limit", [999, 1000, 1001, 2000, 4000, 5000, 6000, 8000])

@@ -41,6 +41,7 @@ from helpers import (
 import solver
 from solver.errors import UserError
 from solver.service import store as store_module
+from solver.service.errors import SurveyBusy
 from solver.service.seeds import parse_seeds
 from solver.service.survey import SurveySpec, run_survey
 
@@ -597,6 +598,47 @@ def test_a_lost_scheduler_says_what_is_stored_and_exits_75(reference, tmp_path):
     kept = stored_count(lines[0])
     assert kept < TOTAL
     assert_kept_then_completed(out, kept, reference[1])
+
+
+# ----------------------------------------------------------------------------- two runs at once
+
+
+def test_a_second_survey_of_a_file_being_written_is_refused_and_leaves_it_alone(reference, tmp_path):
+    out = tmp_path / "busy.sqlite"
+    writing = store_module.Store(out, SPEC.identity())  # a first run, between two of its batches
+    try:
+        before = snapshot(tmp_path)
+        line = error_line(run_cli(*survey_args(out, SEEDS)))
+        assert str(out) in line and "another survey is writing this file" in line, line
+        assert "wait for it to end, or write to another file" in line
+        with pytest.raises(SurveyBusy, match="another survey is writing"):
+            solver.survey(SURVEY_GAME, SEEDS, out, variant=SURVEY_VARIANT, max_nodes=SURVEY_NODES)
+        assert snapshot(tmp_path) == before
+        assert run_cli("report", str(out)).exit_code == 0  # readers are welcome meanwhile
+    finally:
+        writing.close()
+    assert_kept_then_completed(out, 0, reference[1])
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
+def test_a_survey_killed_while_another_waits_lets_the_rerun_write(reference, tmp_path):
+    out = tmp_path / "killed.sqlite"
+    first = subprocess.Popen(
+        [*patience_command(), *survey_args(out, "1-100000")], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+    )
+    try:
+        _wait_for_rows(out, first)
+        second = subprocess.run(
+            [*patience_command(), *survey_args(out, SEEDS)], check=False, capture_output=True, text=True, timeout=60
+        )
+        assert second.returncode == 2 and "another survey is writing" in second.stderr, second.stderr
+    finally:
+        first.send_signal(signal.SIGKILL)
+        first.wait()
+    kept = len([row for row in survey_table(out) if row[0] <= TOTAL])
+    rerun = run_cli(*survey_args(out, SEEDS))  # the lock went with the killed run
+    assert rerun.exit_code == 0 and f"{kept} already there" in rerun.stdout, rerun.output
+    assert [row for row in survey_table(out) if row[0] <= TOTAL] == reference[1]
 
 
 # ----------------------------------------------------------------------------- kill -9

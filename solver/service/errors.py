@@ -11,6 +11,10 @@ class SurveyError(UserError):
     a missing extra (Dask, matplotlib), an unreachable scheduler."""
 
 
+class SurveyBusy(SurveyError):
+    """Another survey is writing the survey file: a second writer would solve its deals again."""
+
+
 class InputError(UserError):
     """A file (or standard input) that cannot be read, or is not text: a NUL byte, bytes that are
     not UTF-8, a line longer than any this program writes."""

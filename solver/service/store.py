@@ -6,12 +6,14 @@ that a resumed run on a changed file is refused naming the first line that diffe
 Rows are committed as they arrive (WAL journal, synchronous commits), so an interrupted survey --
 Ctrl-C, ``kill -9``, a power cut, a full disk -- loses at most the deals being solved at that
 moment. A run whose settings differ from the file's is refused rather than mixed in, and a file
-that is refused is left exactly as it was.
+that is refused is left exactly as it was. One run writes a file at a time (see :func:`_lock`);
+reports read it meanwhile.
 """
 
 from __future__ import annotations
 
 import errno
+import fcntl
 import itertools
 import json
 import os
@@ -33,7 +35,7 @@ from rulesets.cards import format_cards
 from solver.errors import SYSTEM_REFUSALS
 from solver.result import Verdict
 from solver.service.deal_file import DealFile
-from solver.service.errors import StoreFault, SurveyError
+from solver.service.errors import StoreFault, SurveyBusy, SurveyError
 from solver.service.seeds import Span
 from solver.service.solving import Outcome
 
@@ -161,24 +163,30 @@ class Store:
 
     def __init__(self, path: Path, identity: dict[str, str] | None = None, deals: DealFile | None = None) -> None:
         self.path = Path(path)
-        if identity is None:
-            self.db = self._open_to_read()
-        else:
-            # Only a survey of a file records its key: surveys of seeds, older ones too, lack it.
-            identity = identity if deals is None else {**identity, "key": "line"}
-            self.db = self._open_to_write(identity, deals)
-        with self._faults("read"):
-            self.meta: dict[str, str] = dict(self.db.execute("SELECT key, value FROM survey"))
-            self.columns = tuple(c for c in COLUMNS if c in self._present_columns())
-        self.key = self.meta.get("key", "seed")  # the column the deals are keyed by
-        if self.key not in KEYS:
-            self.db.close()
-            raise SurveyError(f"{self.path} is a survey of deals keyed by {self.key!r}, which this version cannot read")
-        if identity is not None:  # again: another run may have created the file meanwhile
-            self._check(identity, self.meta)
-            if deals is not None:
-                with self._faults("read"):
-                    self._check_lines(self.db, deals)
+        self._lock: int | None = None  # the descriptor holding a writer's lock (see _lock)
+        try:
+            if identity is None:
+                self.db = self._open_to_read()
+            else:
+                # Only a survey of a file records its key: surveys of seeds, older ones too, lack it.
+                identity = identity if deals is None else {**identity, "key": "line"}
+                self.db = self._open_to_write(identity, deals)
+            with self._faults("read"):
+                self.meta: dict[str, str] = dict(self.db.execute("SELECT key, value FROM survey"))
+                self.columns = tuple(c for c in COLUMNS if c in self._present_columns())
+            self.key = self.meta.get("key", "seed")  # the column the deals are keyed by
+            if self.key not in KEYS:
+                raise SurveyError(
+                    f"{self.path} is a survey of deals keyed by {self.key!r}, which this version cannot read"
+                )
+            if identity is not None:  # again: another run may have created the file meanwhile
+                self._check(identity, self.meta)
+                if deals is not None:
+                    with self._faults("read"):
+                        self._check_lines(self.db, deals)
+        except BaseException:
+            self.close()  # the lock too: a refused run in a longer program must not keep it
+            raise
 
     def _open_to_read(self, fix: str = "") -> sqlite3.Connection:
         """A read-only connection to an existing survey file, checked whole (``fix``: what to add
@@ -238,6 +246,9 @@ class Store:
             raise SurveyError(f"{path} is a device, pipe or socket: give a file name for --out")
         if parent is None or not stat.S_ISDIR(parent.st_mode):
             raise SurveyError(f"cannot create {path}: there is no directory {path.parent}")
+        if found is None:
+            self._create(identity, deals)
+        self._lock = _lock(path)  # before anything is read or written: another run may be writing
         if found is not None and found.st_size > 0:
             existing = self._open_to_read("; give another --out file")
             try:
@@ -247,8 +258,6 @@ class Store:
                         self._check_lines(existing, deals)
             finally:
                 existing.close()
-        elif found is None:
-            self._create(identity, deals)
         db = _connect(path, "rw")
         try:
             with self._faults("write to"):
@@ -415,7 +424,14 @@ class Store:
                 yield Row(**dict(zip(self.columns, values)))
 
     def close(self) -> None:
-        self.db.close()
+        """Close the file, then let another run write it. In that order: closing any descriptor of
+        the file drops the POSIX locks SQLite holds on it in this process."""
+        db = getattr(self, "db", None)  # none if opening the file failed
+        if db is not None:
+            db.close()
+        if self._lock is not None:
+            os.close(self._lock)
+            self._lock = None
 
 
 # SQLite's primary result codes, and what each says about the file.
@@ -479,6 +495,28 @@ def _connect(path: Path, mode: str) -> sqlite3.Connection:
         raise _fault(path, error, "open") from None
 
 
+def _lock(path: Path) -> int:
+    """Lock the survey file for this run's writing, or refuse: two runs writing one file would
+    both solve every deal neither had stored. An ``flock`` on the file itself, which SQLite's own
+    (POSIX) locks never meet and readers never ask for, and which the system drops when the run
+    ends however it ends, ``kill -9`` too: no lock file is left behind. Returns its descriptor,
+    closed by :meth:`Store.close` (not inherited: workers are spawned, not forked)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    except OSError as error:
+        raise _fault(path, error, "open") from None
+    try:
+        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as error:
+        os.close(descriptor)
+        if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+            raise SurveyBusy(
+                f"{path}: another survey is writing this file; wait for it to end, or write to another file"
+            ) from None
+        raise _fault(path, error, "lock") from None
+    return descriptor
+
+
 def _remove(*paths: Path) -> None:
     """Remove what is left of a temporary file, as far as the system lets: this runs while an
     error may be on its way (a read-only or failing disk refuses the unlink too), and must never
@@ -501,10 +539,9 @@ def status(path: Path, given_to: str = "") -> os.stat_result | None:
     except (OSError, ValueError) as error:
         name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
         fix = SYSTEM_REFUSALS.get(error.errno or 0, "give another name") if isinstance(error, OSError) else _NUL_FIX
-        raise SurveyError(
-            f"{given_to + ' ' if given_to else ''}{name!r}: cannot look this file name up"
-            f" ({getattr(error, 'strerror', None) or error}); {fix}"
-        ) from None
+        given = given_to + " " if given_to else ""
+        reason = getattr(error, "strerror", None) or error
+        raise SurveyError(f"{given}{name!r}: cannot look this file name up ({reason}); {fix}") from None
 
 
 #: A name with a NUL character in it (a ValueError, not the system's refusal).
