@@ -487,7 +487,12 @@ _OPTIONS = (
         "a Queen may go to its foundation from any depot (Morehead & Mott-Smith); "
         "with any_suit, to any foundation topped by a Jack",
     ),
-    Option("compulsory", False, "deal only when no play is available (an Ace counts as a play)"),
+    Option(
+        "compulsory",
+        False,
+        "deal only when no play is available (an Ace counts as a play); a redeal, which only gathers,"
+        " is not restricted",
+    ),
     Option("any_suit", False, "foundations build by rank regardless of suit (PySolFC 406)"),
     Option("ace_any_place", False, "an Ace may go to any empty foundation place (PySolFC 406)"),
     Option(

@@ -449,6 +449,11 @@ def build_baroness(settings: Mapping[str, Any], reductions: frozenset[str] = ALL
     )
 
 
+def build_legal_baroness(settings: Mapping[str, Any]) -> Baroness:
+    """The ruleset listing every legal move (no reduction prunes them), for hints and verify."""
+    return build_baroness(settings, frozenset())
+
+
 _BARONESS_RULES = """\
 Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal one card face up onto each of P piles
 (default 5); the rest is the stock. The top card of each pile is available. Discard an available
@@ -494,6 +499,7 @@ FAMILIES = (
             ),
         ),
         build=build_baroness,
+        build_legal=build_legal_baroness,
         score_field="min_cards_left",
         score_label="cards left",
     ),

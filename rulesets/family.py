@@ -124,6 +124,11 @@ class Family(NamedTuple):
     threshold: tuple[str, int] | None = None
     ranks: tuple[int, ...] = FULL_RANKS
     arrange: Callable[[list[Card]], list[Card]] = list
+    #: The ruleset whose moves are every move the rules allow, for what a player is told or held
+    #: to (hints, verify), where ``build``'s move lists leave out moves a sound reduction proves
+    #: needless to search (Baroness and Thirteens: an available King first, say); None where
+    #: ``build``'s moves are every legal move.
+    build_legal: Callable[[Mapping[str, Any]], Ruleset[Any, Any]] | None = None
 
     def deck(self) -> list[Card]:
         return deck(self.ranks)

@@ -179,6 +179,11 @@ def build_thirteens(settings: Mapping[str, Any]) -> Thirteens:
     return Thirteens()
 
 
+def build_legal_thirteens(settings: Mapping[str, Any]) -> Thirteens:
+    """The ruleset listing every legal move (no reduction prunes them), for hints and verify."""
+    return Thirteens(reductions=frozenset())
+
+
 _THIRTEENS_RULES = """\
 Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal ten cards face up into ten places (two rows
 of five); every card in the places is available. Discard a King alone or two cards whose values
@@ -198,6 +203,7 @@ FAMILIES = (
         options=(),
         variants=(Variant("thirteens", "PySolFC game 593 (Helsinki)", {}),),
         build=build_thirteens,
+        build_legal=build_legal_thirteens,
         score_field="min_cards_left",
         score_label="cards left",
     ),

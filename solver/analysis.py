@@ -53,13 +53,19 @@ class MoveAnalysis(NamedTuple, Generic[Move]):
 
 
 def analyse(
-    game: Game[State, Move], start: State, limits: Limits = NO_LIMITS, restart_nodes: int | None = RESTART_NODES
+    game: Game[State, Move],
+    start: State,
+    limits: Limits = NO_LIMITS,
+    restart_nodes: int | None = RESTART_NODES,
+    legal: Game[State, Move] | None = None,
 ) -> list[MoveAnalysis[Move]]:
-    """Every legal move in ``start`` with what it leaves, best first (ties in the game's order)."""
+    """Every legal move in ``start`` with what it leaves, best first (ties in the game's order).
+    The moves are ``legal``'s where given: the rules' every move, where ``game``'s leave out
+    moves a sound reduction proves needless to search (a player asks about each of them)."""
     proven: _Proven[State, Move] = _Proven(game, TableMemory(limits.max_memory))
     answers: dict[bytes, MoveAnalysis[Move]] = {}
     analyses = []
-    for move in game.moves(start):
+    for move in (legal or game).moves(start):
         child = game.apply(start, move)
         layout = game.key(child)
         shared = answers.get(layout)

@@ -137,7 +137,14 @@ def test_thirteens_lays_ten_places_and_refills_first_named_first():
 @given(st.permutations(CARDS), st.integers(5, 7), FLAGS, st.randoms(use_true_random=False))
 def test_full_deck_moves_match_the_rules_and_conserve_cards(deal, piles, options, rng):
     compulsory, kings_first, spaces, beneath = options
-    game = Baroness(piles, compulsory, kings_first, spaces, beneath, reductions=NONE)
+    settings = {
+        "piles": piles,
+        "compulsory": compulsory,
+        "kings_first": kings_first,
+        "spaces": spaces,
+        "beneath": beneath,
+    }
+    game = families()["baroness"].build_legal(settings)  # the ruleset hints and verify hold players to
     brute = BruteBaroness(deal, piles, compulsory, kings_first, spaces, beneath)
     state, model = game.start(deal), brute.start()
     everything = sorted(str(c) for c in deal)
@@ -165,7 +172,7 @@ def test_full_deck_moves_match_the_rules_and_conserve_cards(deal, piles, options
 @settings(max_examples=40)
 @given(st.permutations(CARDS), st.randoms(use_true_random=False))
 def test_thirteens_moves_match_the_rules_and_conserve_cards(deal, rng):
-    game = Thirteens(reductions=NONE)
+    game = families()["thirteens"].build_legal({})  # the ruleset hints and verify hold players to
     brute = BruteThirteens(deal)
     state, model = game.start(deal), brute.start()
     while True:

@@ -120,3 +120,41 @@ def test_verify_names_a_hint_record_for_what_it_is(tmp_path: Path) -> None:
     record.write_text(run_cli("hint", "accordion", "--seed", "7", "--max-nodes", "50", "--json").output)
     ran = run_cli("verify", "accordion", "--seed", "7", "--solution", str(record))
     assert ran.exit_code == 2 and "'hint --json'" in ran.stderr, ran.output
+
+
+@pytest.mark.parametrize(
+    "game, position, legal",
+    [
+        (  # an available King: the search discards it first, but every discard is the player's to make
+            "baroness",
+            "piles: 6H 7C / KD / 5S / 8D 4C / QS | grace: AH 9D | stock: -",
+            {"discard KD", "discard 4C+9D", "discard AH+QS"},
+        ),
+        (  # the stock out: the search moves only to the leftmost empty pile, but any empty one is legal
+            "baroness-pysol",
+            "piles: 6H 7C / - / 5S / 8D 4C / KS 3C | grace: TD 9D | stock: -",
+            {"discard 4C+9D", "discard 3C+TD"} | {f"move {c} to pile 2" for c in ("7C", "5S", "4C", "3C", "9D", "TD")},
+        ),
+        (  # both orders of a pair refill other places: both are legal
+            "thirteens",
+            "places: KD / 6H / 7C / 5S / 8D / AH / QS / 9D / 4C / TS | stock: 3H",
+            {"discard KD"}
+            | {
+                f"discard {a}+{b}"
+                for p in ("6H 7C", "5S 8D", "AH QS", "9D 4C")
+                for a, b in (p.split(), p.split()[::-1])
+            },
+        ),
+    ],
+)
+def test_hint_lists_and_verify_takes_every_legal_move_not_only_those_the_search_tries(
+    game: str, position: str, legal: set[str], tmp_path: Path
+) -> None:
+    """The search's sound reductions (a King first, one target pile, one order of a pair) prune
+    what it tries, never what a player may do: hint lists every legal move, verify takes each."""
+    record = json.loads(run_cli("hint", game, "--position", position, "--json").output)
+    assert {hint["move"] for hint in record["moves"]} == legal
+    for move in legal:
+        (tmp_path / "move.txt").write_text(move + "\n")
+        ran = run_cli("verify", game, "--position", position, "--solution", str(tmp_path / "move.txt"))
+        assert ran.exit_code == 0, (move, ran.output)

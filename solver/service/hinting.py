@@ -42,7 +42,7 @@ def hints(setup: Setup, start: Any, limits: Limits) -> list[Hint]:
     apply to each move's search on its own."""
     game = setup.game
     found = []
-    for analysis in analyse(game, start, limits):
+    for analysis in analyse(game, start, limits, legal=setup.legal):
         after = game.apply(start, analysis.move)
         found.append(
             Hint(

@@ -16,12 +16,15 @@ from solver.result import Limits
 
 
 class Setup(NamedTuple):
-    """A game family with its variant and option values fixed, and the ruleset they build."""
+    """A game family with its variant and option values fixed, and the rulesets they build: the
+    one searched (``game``) and the one listing every legal move (``legal``, for hints and
+    verify; the same ruleset where the search prunes no move)."""
 
     family: Family
     variant: str
     settings: dict[str, Any]
     game: Ruleset[Any, Any]
+    legal: Ruleset[Any, Any]
 
     @classmethod
     def of(cls, name: str, variant: str | None = None, options: Sequence[str] = ()) -> Setup:
@@ -31,7 +34,8 @@ class Setup(NamedTuple):
             raise OptionError(f"game {name!r} is itself a variant; drop --variant {variant}")
         chosen = family.variant(implied if variant is None else variant).name
         settings = family.settings(chosen, options)
-        return cls(family, chosen, settings, family.build(settings))
+        game = family.build(settings)
+        return cls(family, chosen, settings, game, game if family.build_legal is None else family.build_legal(settings))
 
     def title(self) -> str:
         """The game as a printout or a replay page names it: its family and variant, then each

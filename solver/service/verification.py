@@ -343,7 +343,7 @@ def verify(setup: Setup, start: Any, solution: Solution) -> Verification:
     """Replay the solution's moves from ``start`` (a deal's opening state or a position); then
     hold its record, if any, to its claims. A text that is no move of the game at all is bad
     input (a MoveError naming the file, the line and the forms of move), not an illegal move."""
-    ruleset, record = setup.game, solution.record
+    ruleset, record = setup.legal, solution.record  # held to every legal move, not the search's
     state = start
     moves: list[Any] = []
     for number, text in enumerate(solution.moves, 1):
