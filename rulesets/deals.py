@@ -107,10 +107,19 @@ def read_deal_lines(lines: Iterable[str], expected: Sequence[Card]) -> Iterator[
         yield _one_card_per_line(first, content, expected)
         return
     for number, words in itertools.chain([first], content):
+        if any(":" in word for word in words):  # a position's section ("row:"): no card holds a colon
+            yield DealLine(number, None, CardError(_POSITION_AMONG_DEALS))
+            continue
         try:
             yield DealLine(number, read_deal(" ".join(words), expected), None)
         except CardError as error:
             yield DealLine(number, None, error)
+
+
+_POSITION_AMONG_DEALS = (
+    "it holds a position, but the file's first line is a deal: a file holds deals or positions, "
+    "not both (put the positions in a file of their own)"
+)
 
 
 def _one_card_per_line(

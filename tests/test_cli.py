@@ -243,3 +243,18 @@ def test_one_move_is_counted_in_the_singular_and_its_printout_verifies(tmp_path)
     printout.write_text(ran.stdout)
     checked = run("verify", "accordion", "--position", "row: AS 2S", "--solution", str(printout))
     assert (checked.exit_code, checked.stdout) == (0, "valid: its 1 move legal; the game is won\n")
+
+
+def test_a_file_mixing_deals_and_positions_names_the_line_of_the_other_kind(tmp_path):
+    """The first line decides what the file holds; a line of the other kind is named as such
+    (it read as 'unknown card(s): row: | stock:' or as a position section of cards)."""
+    deal = run("deal", "accordion", "--seed", "1").stdout
+    deals_first, positions_first = tmp_path / "dp.txt", tmp_path / "pd.txt"
+    deals_first.write_text(deal + "row:AS 2S | stock: 3S\n")
+    positions_first.write_text("row: AS 2S | stock: 3S\n" + deal)
+    ran = run("solve", "accordion", "--file", str(deals_first))
+    assert ran.exit_code == 3 and "line 2: it holds a position, but the file's first line is a deal" in ran.stderr
+    ran = run("solve", "accordion", "--file", str(positions_first))
+    assert ran.exit_code == 3 and "line 2: it holds a deal, but the file's first line is a position" in ran.stderr
+    survey = run("survey", "accordion", "--file", str(deals_first), "--out", str(tmp_path / "s.sqlite"))
+    assert survey.exit_code == 2 and "line 2: it holds a position" in survey.stderr

@@ -10,6 +10,7 @@ from typing import Any, NamedTuple
 
 from rulesets.cards import Card, CardError, format_cards
 from rulesets.deals import read_deal_lines
+from rulesets.notation import PositionError
 from solver.errors import UserError
 from solver.service.errors import SurveyError
 from solver.service.inputs import name_of, text_lines
@@ -67,11 +68,19 @@ def _positions(setup: Setup, lines: Iterable[str]) -> Iterator[FileLine]:
     """A file of positions, one a line."""
     for number, line in enumerate(lines, 1):
         text = _content(line)
-        if text:
+        if text and ":" not in text:  # no section: a deal
+            yield FileLine(number, None, None, PositionError(_DEAL_AMONG_POSITIONS))
+        elif text:
             try:
                 yield FileLine(number, None, setup.position(text), None)
             except UserError as error:
                 yield FileLine(number, None, None, error)
+
+
+_DEAL_AMONG_POSITIONS = (
+    "it holds a deal, but the file's first line is a position: a file holds positions or deals, "
+    "not both (put the deals in a file of their own)"
+)
 
 
 class DealFile(NamedTuple):
