@@ -175,13 +175,14 @@ class Thirteens:
         return changed_places(self.picture(state), self.picture(self.apply(state, move)))
 
 
-def build_thirteens(settings: Mapping[str, Any]) -> Thirteens:
-    return Thirteens()
+def build_thirteens(settings: Mapping[str, Any], reductions: frozenset[str] = _ALL_REDUCTIONS) -> Thirteens:
+    """The ruleset (Thirteens has no options); ``reductions`` names the sound reductions searched."""
+    return Thirteens(reductions=reductions)
 
 
 def build_legal_thirteens(settings: Mapping[str, Any]) -> Thirteens:
     """The ruleset listing every legal move (no reduction prunes them), for hints and verify."""
-    return Thirteens(reductions=frozenset())
+    return build_thirteens(settings, frozenset())
 
 
 _THIRTEENS_RULES = """\

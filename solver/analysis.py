@@ -65,7 +65,7 @@ def analyse(
     proven: _Proven[State, Move] = _Proven(game, TableMemory(limits.max_memory))
     answers: dict[bytes, MoveAnalysis[Move]] = {}
     analyses = []
-    for move in (legal or game).moves(start):
+    for move in (game if legal is None else legal).moves(start):
         child = game.apply(start, move)
         layout = game.key(child)
         shared = answers.get(layout)

@@ -234,6 +234,7 @@ def survey(
     With ``jobs`` other than 1 the workers are spawned processes, which import the calling script
     again: its call must be under ``if __name__ == "__main__":``, or every worker fails to start
     (raised as :class:`~solver.service.errors.WorkerLost`, which names both causes)."""
+    import multiprocessing
     from pathlib import Path  # here: loading it took about 5.5 ms of every `patience solve`
 
     from solver.service.deal_file import read_deal_file
@@ -241,6 +242,14 @@ def survey(
     from solver.service.seeds import parse_seeds
     from solver.service.survey import SurveySpec, run_survey
 
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        # A spawned worker importing the calling script again has reached its call: without the
+        # guard (multiprocessing's own test for it, in spawn._check_not_importing_main). Not a
+        # UserError, which the script may catch and carry on, serving the caller's survey.
+        raise RuntimeError(
+            "solver.survey was called again by a worker process importing the calling script:"
+            ' make the call under `if __name__ == "__main__":`'
+        )
     if (seeds is None) == (file is None) or out is None:
         raise OptionError("give out (the survey file) and exactly one of seeds or file")
     _check_common(game, variant, options, max_nodes, max_seconds, max_memory)

@@ -620,6 +620,30 @@ def test_a_second_survey_of_a_file_being_written_is_refused_and_leaves_it_alone(
     assert_kept_then_completed(out, 0, reference[1])
 
 
+def _posix_locks(path: Path) -> list[str]:
+    """This file's POSIX (fcntl) locks as the kernel lists them: SQLite's own."""
+    inode = f":{path.stat().st_ino} "
+    return [line for line in Path("/proc/locks").read_text().splitlines() if inode in line and " POSIX " in line]
+
+
+@pytest.mark.skipif(not Path("/proc/locks").exists(), reason="the kernel's lock table is Linux's")
+def test_a_refusal_in_the_process_writing_the_file_keeps_the_writers_locks(tmp_path):
+    """Closing any descriptor of a file drops the POSIX locks the process holds on it: a second
+    writer in the same process is refused before it opens one, so SQLite's locks stay."""
+    out = tmp_path / "mine.sqlite"
+    writing = store_module.Store(out, SPEC.identity())
+    try:
+        writing.db.execute("SELECT count(*) FROM deals").fetchall()  # SQLite takes its shared lock
+        held = _posix_locks(out)
+        assert held
+        with pytest.raises(SurveyBusy, match="another survey is writing"):
+            store_module.Store(out, SPEC.identity())
+        assert _posix_locks(out) == held
+    finally:
+        writing.close()
+    store_module.Store(out, SPEC.identity()).close()  # closed, the file is free to write again
+
+
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
 def test_a_survey_killed_while_another_waits_lets_the_rerun_write(reference, tmp_path):
     out = tmp_path / "killed.sqlite"

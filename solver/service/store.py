@@ -427,11 +427,15 @@ class Store:
         """Close the file, then let another run write it. In that order: closing any descriptor of
         the file drops the POSIX locks SQLite holds on it in this process."""
         db = getattr(self, "db", None)  # none if opening the file failed
-        if db is not None:
-            db.close()
-        if self._lock is not None:
-            os.close(self._lock)
-            self._lock = None
+        try:
+            if db is not None:
+                db.close()
+        finally:  # the lock goes whatever closing the connection raised
+            if self._lock is not None:
+                found = os.fstat(self._lock)
+                _WRITING.discard((found.st_dev, found.st_ino))
+                os.close(self._lock)
+                self._lock = None
 
 
 # SQLite's primary result codes, and what each says about the file.
@@ -501,6 +505,15 @@ def _lock(path: Path) -> int:
     (POSIX) locks never meet and readers never ask for, and which the system drops when the run
     ends however it ends, ``kill -9`` too: no lock file is left behind. Returns its descriptor,
     closed by :meth:`Store.close` (not inherited: workers are spawned, not forked)."""
+    busy = SurveyBusy(f"{path}: another survey is writing this file; wait for it to end, or write to another file")
+    try:
+        found = path.stat()
+    except OSError as error:
+        raise _fault(path, error, "open") from None
+    if (found.st_dev, found.st_ino) in _WRITING:
+        # Written by this process: refused before a descriptor is opened, as closing one (on a
+        # refusal) would drop the POSIX locks SQLite holds on the file for the writer.
+        raise busy
     try:
         descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
     except OSError as error:
@@ -510,11 +523,14 @@ def _lock(path: Path) -> int:
     except OSError as error:
         os.close(descriptor)
         if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
-            raise SurveyBusy(
-                f"{path}: another survey is writing this file; wait for it to end, or write to another file"
-            ) from None
+            raise busy from None
         raise _fault(path, error, "lock") from None
+    _WRITING.add((found.st_dev, found.st_ino))
     return descriptor
+
+
+#: The survey files this process holds a writer's lock on, by device and inode (see :func:`_lock`).
+_WRITING: set[tuple[int, int]] = set()
 
 
 def _remove(*paths: Path) -> None:
