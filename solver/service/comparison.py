@@ -88,7 +88,7 @@ def render_table(summaries: list[dict[str, Any]]) -> str:
             survey["file"],
             survey["game"],
             survey["variant"],
-            beyond_preset(survey),
+            beyond_preset(survey) or "-",
             *(str(summary[name]) for name in ("deals", "won", "lost", "unknown")),
             _range(summary["win_rate_low"], summary["win_rate_high"]),
         ]
@@ -108,8 +108,9 @@ def render_table(summaries: list[dict[str, Any]]) -> str:
 
 
 def beyond_preset(survey: dict[str, Any]) -> str:
-    """The options whose values differ from the variant's preset ("-" for none; all of them if this
-    installation does not know the game or the variant)."""
+    """The options whose values differ from the variant's preset, ``name=value`` each, space
+    separated ("" for none; all of them if this installation does not know the game or the
+    variant)."""
     family = family_of(survey["game"] or "")
     options = survey["options"]
     try:
@@ -118,7 +119,7 @@ def beyond_preset(survey: dict[str, Any]) -> str:
         changed = None
     if changed is None:
         changed = [f"{name}={spell(value)}" for name, value in options.items()]
-    return " ".join(changed) or "-"
+    return " ".join(changed)
 
 
 def _range(low: float, high: float) -> str:

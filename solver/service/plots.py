@@ -262,7 +262,7 @@ def _name(survey: dict[str, Any]) -> str:
     """A survey's rules as a figure's title names them: game, variant and the options set beyond
     the variant's preset (``accordion (accordion; compulsory=yes)``), as ``solve`` prints them."""
     changed = beyond_preset(survey)
-    return f"{survey['game']} ({survey['variant']}{'' if changed == '-' else '; ' + changed})"
+    return f"{survey['game']} ({survey['variant']}{'; ' + changed if changed else ''})"
 
 
 def _label(summary: dict[str, Any], summaries: Sequence[dict[str, Any]]) -> str:
@@ -271,7 +271,7 @@ def _label(summary: dict[str, Any], summaries: Sequence[dict[str, Any]]) -> str:
 
     def rules(s: dict[str, Any]) -> str:
         changed = beyond_preset(s["survey"])
-        return s["survey"]["variant"] + ("" if changed == "-" else f" ({changed})")
+        return s["survey"]["variant"] + (f" ({changed})" if changed else "")
 
     def stem(s: dict[str, Any]) -> str:
         return Path(s["survey"]["file"]).stem

@@ -162,9 +162,13 @@ def rate_text(rate: float | None, low: float, high: float, undecided: int) -> st
     """A rate as a report states it: the rate and its 95% Wilson interval, or, when ``undecided``
     deals could go either way, the 95% range it lies in."""
     if undecided:
-        deals = "1 deal" if undecided == 1 else f"{undecided} deals"
-        return f"rate {percent(low)} to {percent(high)} (95% range: {deals} unknown)"
+        return f"rate {percent(low)} to {percent(high)} (95% range: {_deals(undecided)} unknown)"
     return f"rate {percent(rate)} (95% Wilson interval {percent(low)} to {percent(high)})"
+
+
+def _deals(count: int) -> str:
+    """``count`` deals in words: "1 deal", "2 deals"."""
+    return f"{count} deal" if count == 1 else f"{count} deals"
 
 
 def render(summary: dict[str, Any], width: int = 40) -> str:
@@ -216,8 +220,7 @@ def _histogram(summary: dict[str, Any], width: int) -> list[str]:
     label = summary["survey"]["score_label"]
     lines = [
         "",
-        f"{label}: # proven minimum, ~ best found ({unproven} deal{'' if unproven == 1 else 's'} not proven minimal:"
-        " the minimum may be lower)"
+        f"{label}: # proven minimum, ~ best found ({_deals(unproven)} not proven minimal: the minimum may be lower)"
         if unproven
         else f"{label} (proven minimum):",
         f"  {'score':>5} {'deals':>8} {'share':>7} {'proven':>8} {'best found':>10}",
