@@ -53,6 +53,16 @@ _SLIDES = tuple(PileMove(i, SLIDE) for i in range(_MAX_PILES))
 _LEAPS = tuple(PileMove(i, LEAP) for i in range(_MAX_PILES))
 
 
+#: The compiled kernels' states (rulesets/_accordion.pyx): their sizes in bytes, and the code of
+#: a deal; a pile move is ``2 * pile + 1`` for a leap and ``2 * pile`` for a slide.
+_OPEN_STATE, _DEALT_STATE, _DEAL_CODE = 64, 56, 127
+
+
+def _pile_move(code: int) -> PileMove:
+    """The pile move a kernel numbers ``code``."""
+    return (_LEAPS if code & 1 else _SLIDES)[code >> 1]
+
+
 def _describe(row: bytes, move: PileMove) -> str:
     kind = "slide" if move.distance == SLIDE else "leap"
     return f"{NAME[row[move.pile]]} -> {NAME[row[move.pile - move.distance]]} ({kind})"
@@ -260,6 +270,19 @@ class OpenAccordion:
             | _CHUNK_LINKS[cards >> 48]
         ]
 
+    def kernel(self) -> Any:
+        from rulesets._accordion import OpenAccordionKernel
+
+        return OpenAccordionKernel()
+
+    def encode(self, state: OpenAccordionState) -> bytes:
+        """The kernel's state: the card set (8 bytes), the number of piles, their top cards."""
+        row, cards = state
+        return cards.to_bytes(8, "little") + bytes((len(row),)) + row.ljust(_OPEN_STATE - 9, b"\0")
+
+    def decode(self, state: OpenAccordionState, code: int) -> PileMove:
+        return _pile_move(code)
+
     def describe_move(self, state: OpenAccordionState, move: PileMove) -> str:
         return _describe(state[0], move)
 
@@ -359,6 +382,19 @@ class DealtAccordion:
 
     def lower_bound(self, state: DealtAccordionState) -> int:
         return 1
+
+    def kernel(self) -> Any:
+        from rulesets._accordion import DealtAccordionKernel
+
+        return DealtAccordionKernel(self.compulsory, self.nearest, self.leap_only_without_slide, self.leftmost)
+
+    def encode(self, state: DealtAccordionState) -> bytes:
+        """The kernel's state: the number of piles, of cards left, then the row and the stock."""
+        cards = state.row + state.stock
+        return bytes((len(state.row), len(cards))) + cards.ljust(_DEALT_STATE - 2, b"\0")
+
+    def decode(self, state: DealtAccordionState, code: int) -> PileMove | StockMove:
+        return DEAL if code == _DEAL_CODE else _pile_move(code)
 
     def describe_move(self, state: DealtAccordionState, move: PileMove | StockMove) -> str:
         if move is DEAL:

@@ -7,7 +7,7 @@ values of the game's own choosing; the engine never looks inside them.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
@@ -69,4 +69,21 @@ class CostedGame(Game[State, Move], Protocol):
         """Keep the memory ``cost_to_win_bound`` caches in within ``max_bytes`` (None: the
         game's own default), so that ``--max-memory`` bounds it too; returns a function giving
         the bytes it holds now, for the search's memory figures."""
+        ...
+
+
+class Compiled(Protocol[State, Move]):
+    """A game with a compiled twin, a kernel (solver/_protocol.pxd), that the compiled engine
+    searches in its place: the same moves, layouts, keys, scores and bounds, on flat states."""
+
+    def kernel(self) -> Any:
+        """The kernel of this ruleset with its options fixed; ImportError where it was not built."""
+        ...
+
+    def encode(self, state: State) -> bytes:
+        """``state`` as the kernel's flat state (``kernel().state_size`` bytes)."""
+        ...
+
+    def decode(self, state: State, code: int) -> Move:
+        """The move the kernel numbers ``code`` in ``state``."""
         ...

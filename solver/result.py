@@ -94,6 +94,8 @@ class SearchResult(NamedTuple, Generic[Move]):
     stats: Stats
     limit: str | None = None
     least_cost_floor: int | None = None
+    #: Which engine searched: "native" (the compiled core) or "python" (see solver.engine).
+    engine: str = "python"
 
     @property
     def solution(self) -> tuple[Move, ...] | None:

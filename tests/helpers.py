@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from solver.replay import checked
 from solver.result import Limits, SearchResult
-from solver.search import depth_first
+from solver.engine import depth_first
 
 #: PySolFC's deal number 1 (full deck, first dealt first), as ``patience deal GAME --seed 1`` prints it.
 PYSOL_DEAL_1 = (
@@ -75,6 +75,21 @@ def reachable_states(game: Any, start: Any) -> set[Any]:
                 seen.add(after)
                 todo.append(after)
     return seen
+
+
+def reference_rows() -> list[dict[str, str]]:
+    """The Accordion reference file's deals (tests/data/accordion-reference.tsv): each with its
+    ``deal_id``, ``cards``, and the verdict and minimal piles of Solvitaire, an independent solver."""
+    import csv
+    from pathlib import Path
+
+    with (Path(__file__).parent / "data" / "accordion-reference.tsv").open() as rows:
+        return list(csv.DictReader(rows, delimiter="\t"))
+
+
+def reference_deal(deal_id: str) -> str:
+    """The cards of the reference file's deal ``deal_id``."""
+    return next(row["cards"] for row in reference_rows() if row["deal_id"] == deal_id)
 
 
 # --- a second deal, for the games that fix their end cards ----------------------------------------
@@ -163,6 +178,27 @@ class GraphGame:
 
     def hold_bound_cache(self, max_bytes):
         return lambda: 0
+
+    def kernel(self):
+        """The graph as the compiled engine's kernel, built from this game's own answers at
+        every node (so that the subclasses' bounds carry over)."""
+        from solver._graph import GraphKernel
+
+        nodes = range(max(self.scores) + 1)
+        return GraphKernel(
+            [list(self.moves(node)) for node in nodes],
+            [self.score(node) for node in nodes],
+            [self.is_won(node) for node in nodes],
+            [self.lower_bound(node) for node in nodes],
+            [self.cost_to_win_bound(node) for node in nodes],
+            self.cost_to_win_cap(),
+        )
+
+    def encode(self, state):
+        return state.to_bytes(4, "little")
+
+    def decode(self, state, code):
+        return self.moves(state)[code]
 
 
 def chain(n, cyclic=False, won_at=None):

@@ -17,7 +17,7 @@ from rulesets.deals import seeded_deal
 from rulesets.moves import DEAL
 from solver.replay import replay
 from solver.result import Limits, Verdict
-from solver.search import depth_first
+from solver.engine import depth_first
 
 REFERENCE = list(csv.DictReader((Path(__file__).parent / "data" / "accordion-reference.tsv").open(), delimiter="\t"))
 ROW = OpenAccordion()

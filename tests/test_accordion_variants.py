@@ -35,7 +35,7 @@ from rulesets.notation import PositionError
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
-from solver.search import depth_first
+from solver.engine import depth_first
 
 FAMILY = families()["accordion"]
 VARIANTS = ("idle-year", "parlett", "self-working")

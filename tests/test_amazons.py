@@ -26,7 +26,8 @@ from rulesets.moves import DEAL, REDEAL
 from rulesets.notation import MoveError, PositionError
 from solver.replay import checked, replay
 from solver.result import Limits, Verdict
-from solver.search import depth_first, iterative_deepening, line_cost
+from solver.engine import depth_first, iterative_deepening
+from solver.search import line_cost
 
 FAMILY = FAMILIES[0]
 VARIANTS = [variant.name for variant in FAMILY.variants]

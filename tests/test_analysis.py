@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 from solver.analysis import MoveAnalysis, analyse
 from solver.replay import replay
 from solver.result import Limits, Verdict
-from solver.search import depth_first
+from solver.engine import depth_first
 
 acyclic_or_cyclic = st.one_of(graphs(acyclic=True), graphs())
 

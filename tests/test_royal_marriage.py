@@ -43,7 +43,7 @@ from rulesets.royal_marriage import (
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
-from solver.search import depth_first
+from solver.engine import depth_first
 
 FAMILY = families()
 ROYAL, LAD, NIZHNI = FAMILY["royal-marriage"], FAMILY["queen-and-her-lad"], FAMILY["nizhni-novgorod"]

@@ -94,7 +94,9 @@ class Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
         from importlib.metadata import version
 
-        print(f"patience {version('patience-solver')}")
+        from solver.engine import status
+
+        print(f"patience {version('patience-solver')}, engine: {status()}")
         parser.exit()
 
 

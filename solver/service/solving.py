@@ -11,7 +11,8 @@ from rulesets.family import OptionError
 from solver.protocol import NO_SCORE
 from solver.replay import checked
 from solver.result import Limits, SearchResult, Verdict
-from solver.search import depth_first, iterative_deepening, line_cost
+from solver.engine import depth_first, iterative_deepening
+from solver.search import line_cost
 from solver.service.setup import Setup
 
 
@@ -80,6 +81,7 @@ class Outcome(NamedTuple):
             "seconds": round(result.stats.seconds, 6),
             "peak_table_bytes": result.stats.peak_table_bytes,
             "limit": result.limit,
+            "engine": result.engine,
         }
         cost = self.cost()
         if cost is not None:

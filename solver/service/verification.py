@@ -51,11 +51,13 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "seconds": (_NUMBER, _WHOLE),
     "peak_table_bytes": (_WHOLE,),
     "limit": (_TEXT, _NULL),
+    "engine": (_TEXT,),  # which engine searched: no claim about the game
     "redeals": (_WHOLE,),
     "fewest_redeals_proven": (_FLAG,),
     "redeals_at_least": (_WHOLE, _NULL),
 }
 _LIMITS = ("max_nodes", "max_seconds")
+_ENGINES = ("native", "python")
 
 
 class Solution(NamedTuple):
@@ -165,6 +167,8 @@ def _check_kinds(record: Record, setup: Setup) -> None:
             )
     if "result" in record and record["result"] not in [verdict.value for verdict in Verdict]:
         raise MoveError(f"the record's result is {record['result']!r}; it must be won, lost or unknown")
+    if record.get("engine", "python") not in _ENGINES:
+        raise MoveError(f"the record's engine is {record['engine']!r}; it must be {' or '.join(_ENGINES)}")
     if record.get("limit") not in (None, *_LIMITS):
         raise MoveError(f"the record's limit is {record['limit']!r}; it must be {', '.join(_LIMITS)} or null")
 

@@ -1,0 +1,118 @@
+"""Which engine searches: the compiled core (solver/_search.pyx) wherever it was built and the
+game has a kernel, else the Python engine (solver.search), which stays the readable
+specification and the fallback.
+
+``PATIENCE_NO_EXTENSIONS`` set to anything but the empty string (the convention of multidict,
+aiohttp, yarl and frozenlist) forces the Python engine. It is read at every search, so a program
+or a test may switch engines as it goes. Either way a search answers a
+:class:`~solver.result.SearchResult` in the game's own moves (the kernel's move codes turned back
+by the ruleset's ``decode``, move by move along the line), with ``engine`` naming the engine.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Hashable, Sequence
+from types import ModuleType
+from typing import Any, TypeVar
+
+from solver import search
+from solver.protocol import CostedGame, Game
+from solver.result import NO_LIMITS, Limits, SearchResult
+
+State = TypeVar("State", bound=Hashable)
+Move = TypeVar("Move", bound=Hashable)
+
+NATIVE, PYTHON = "native", "python"
+#: The environment variable that forces the Python engine (and skips building the extensions).
+NO_EXTENSIONS = "PATIENCE_NO_EXTENSIONS"
+
+
+def compiled_core() -> ModuleType | None:
+    """The compiled engine, or None where it was not built or NO_EXTENSIONS is set."""
+    if os.environ.get(NO_EXTENSIONS):
+        return None
+    try:
+        from solver import _search
+    except ImportError:
+        return None
+    return _search
+
+
+def status() -> str:
+    """The engine searches use, in words (for ``patience --version``)."""
+    if os.environ.get(NO_EXTENSIONS):
+        return f"{PYTHON} ({NO_EXTENSIONS} is set)"
+    if compiled_core() is None:
+        return f"{PYTHON} (the compiled core was not built: see the README's installation notes)"
+    return f"{NATIVE} (the compiled core)"
+
+
+def kernel_of(game: Any) -> Any | None:
+    """The game's compiled kernel where the compiled engine searches it, else None (no core
+    built or wanted, or no kernel for this ruleset)."""
+    make = getattr(game, "kernel", None)
+    if make is None or compiled_core() is None:
+        return None
+    try:
+        return make()
+    except ImportError:
+        return None
+
+
+def engine_for(game: Any) -> str:
+    """NATIVE or PYTHON: the engine that searches ``game``."""
+    return PYTHON if kernel_of(game) is None else NATIVE
+
+
+def decoded(game: Any, start: State, codes: Sequence[int]) -> tuple[Any, ...]:
+    """A kernel's line of move codes as the game's own moves, played from ``start``."""
+    state, line = start, []
+    for code in codes:
+        move = game.decode(state, code)
+        line.append(move)
+        state = game.apply(state, move)
+    return tuple(line)
+
+
+def depth_first(
+    game: Game[State, Move],
+    start: State,
+    limits: Limits = NO_LIMITS,
+    restart_nodes: int | None = search.RESTART_NODES,
+) -> SearchResult[Move]:
+    """:func:`solver.search.depth_first` on the engine :func:`engine_for` names."""
+    kernel = kernel_of(game)
+    core = compiled_core()
+    if kernel is None or core is None:
+        return search.depth_first(game, start, limits, restart_nodes)
+    compiled: Any = game
+    result: SearchResult[Any] = core.depth_first(
+        kernel,
+        compiled.encode(start),
+        max_nodes=limits.max_nodes,
+        max_seconds=limits.max_seconds,
+        max_memory=limits.max_memory,
+        restart_nodes=restart_nodes,
+    )
+    return result._replace(best_line=decoded(game, start, result.best_line))
+
+
+def iterative_deepening(
+    game: CostedGame[State, Move], start: State, limits: Limits = NO_LIMITS
+) -> SearchResult[Move]:
+    """:func:`solver.search.iterative_deepening` on the engine :func:`engine_for` names."""
+    kernel = kernel_of(game)
+    core = compiled_core()
+    if kernel is None or core is None:
+        return search.iterative_deepening(game, start, limits)
+    compiled: Any = game
+    result: SearchResult[Any] = core.iterative_deepening(
+        kernel,
+        compiled.encode(start),
+        max_nodes=limits.max_nodes,
+        max_seconds=limits.max_seconds,
+        max_memory=limits.max_memory,
+        restart_nodes=search.RESTART_NODES,
+    )
+    return result._replace(best_line=decoded(game, start, result.best_line))

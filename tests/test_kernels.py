@@ -1,0 +1,104 @@
+"""Differential tests: every compiled kernel against its Python ruleset, for every combination
+of its family's options.
+
+From states reached by random play from PySolFC's deals, a kernel must offer the same moves in
+the same order (its codes turned back by the ruleset's ``decode``), reach the same successor
+layouts (the ruleset's ``encode`` of its successor), and give the same key bytes, score, bound,
+win, and (for IDA*) move costs and cost bounds. Then the two engines searched without restarts,
+which then visit states in the same order, must expand the same states to the same answer.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesets import families
+from solver import engine as engines
+from solver import search
+from solver.result import Limits
+
+#: Every family's every combination of option values, named as --option would write them.
+COMBINATIONS = [
+    (family.name, dict(zip([option.name for option in family.options], values)))
+    for family in families().values()
+    for values in itertools.product(*[option.choices for option in family.options])
+]
+
+
+def combination_id(case: tuple[str, dict[str, Any]]) -> str:
+    name, settings_ = case
+    return name + "".join(f",{key}={value}" for key, value in settings_.items())
+
+
+def built(name: str, settings_: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """The family, its ruleset for these settings and that ruleset's kernel (the test is skipped
+    where the kernel is not compiled, or on the Python engine's run, which has none to test)."""
+    family = families()[name]
+    game = family.build({**{option.name: option.default for option in family.options}, **settings_})
+    kernel = engines.kernel_of(game)
+    if kernel is None:
+        pytest.skip(f"no compiled kernel for {name} here")
+    return family, game, kernel
+
+
+def same_answers(game: Any, kernel: Any, state: Any) -> list[tuple[Any, int]]:
+    """Assert the kernel answers as the ruleset does at ``state``; its moves with their codes."""
+    encoded = game.encode(state)
+    codes = kernel.probe_moves(encoded)
+    moves = list(game.moves(state))
+    assert [game.decode(state, code) for code in codes] == moves, game.write_position(state)
+    assert kernel.probe_key(encoded) == game.key(state), game.write_position(state)
+    assert kernel.probe_score(encoded) == game.score(state), game.write_position(state)
+    assert kernel.probe_lower_bound(encoded) == game.lower_bound(state), game.write_position(state)
+    assert kernel.probe_is_won(encoded) == game.is_won(state), game.write_position(state)
+    if hasattr(game, "move_cost"):
+        assert kernel.probe_cost_to_win_bound(encoded) == game.cost_to_win_bound(state), game.write_position(state)
+    for code, move in zip(codes, moves):
+        after = game.apply(state, move)
+        assert kernel.probe_apply(encoded, code) == game.encode(after), (game.write_position(state), move)
+        if hasattr(game, "move_cost"):
+            assert kernel.probe_move_cost(encoded, code) == game.move_cost(state, move)
+    return list(zip(moves, codes))
+
+
+@pytest.mark.parametrize("case", COMBINATIONS, ids=combination_id)
+@settings(max_examples=8)
+@given(seed=st.integers(1, 10**6), walk=st.randoms(use_true_random=False))
+def test_a_kernel_answers_as_its_ruleset_along_random_play(case, seed, walk, engine):
+    if engine != "native":
+        pytest.skip("the kernels are tested on the native run")
+    family, game, kernel = built(*case)
+    if hasattr(game, "move_cost"):
+        assert kernel.probe_cost_to_win_cap() == game.cost_to_win_cap()
+    state = game.start(family.seeded_deal(seed))
+    for _ in range(400):
+        moves = same_answers(game, kernel, state)
+        if not moves:
+            break
+        state = game.apply(state, walk.choice(moves)[0])
+
+
+@pytest.mark.parametrize("case", COMBINATIONS, ids=combination_id)
+def test_without_restarts_both_engines_expand_the_same_states(case, engine):
+    if engine != "native":
+        pytest.skip("compared on the native run")
+    family, game, _ = built(*case)
+    for seed in random.Random(combination_id(case)).sample(range(1, 100_000), 4):
+        start = game.start(family.seeded_deal(seed))
+        limits = Limits(max_nodes=3000)
+        compiled = engines.depth_first(game, start, limits, restart_nodes=None)
+        python = search.depth_first(game, start, limits, restart_nodes=None)
+        assert compiled.engine == "native"
+        assert (compiled.verdict, compiled.best_score, compiled.best_line, compiled.stats.nodes) == (
+            python.verdict,
+            python.best_score,
+            python.best_line,
+            python.stats.nodes,
+        ), seed
+
