@@ -10,15 +10,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator
 from typing import NamedTuple
 
-from solver.errors import UserError
+from solver.errors import CardError
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
 _SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S"}
-
-
-class CardError(UserError):
-    """A card, or a deal of cards, that cannot be read or is not the game's deck."""
 
 
 class Card(NamedTuple):

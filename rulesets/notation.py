@@ -12,20 +12,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rulesets.cards import NAME, CardError, parse_card
-from solver.errors import UserError
+from solver.errors import MoveError, PositionError, UnreadableMove
 
-
-class MoveError(UserError):
-    """A move written in a form the game cannot read, or naming cards that are not in play."""
-
-
-class UnreadableMove(MoveError):
-    """A text in no form of move the game knows, or naming a card no deck has: not a move at all,
-    as opposed to a move that cannot be made where it is played."""
-
-
-class PositionError(UserError):
-    """A position that cannot be read, or that no play of the game could ever hold."""
+__all__ = ["MoveError", "PositionError", "UnreadableMove"]  # defined in solver.errors, raised here
 
 
 # ----------------------------------------------------------------------------- moves

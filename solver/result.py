@@ -7,13 +7,9 @@ from collections.abc import Hashable, Iterable
 from enum import StrEnum
 from typing import Any, Generic, NamedTuple, Self, TypeVar
 
-from solver.errors import UserError
+from solver.errors import LimitError
 
 Move = TypeVar("Move", bound=Hashable)
-
-
-class LimitError(UserError):
-    """A search limit that is not a positive, finite number."""
 
 
 class Verdict(StrEnum):

@@ -91,9 +91,10 @@ def test_hint_survey_and_load_survey(tmp_path: Path) -> None:
 
 def test_a_survey_script_without_the_main_guard_is_told_of_it(tmp_path: Path) -> None:
     """Spawned workers import the calling script again: without the guard each fails to start, and
-    the caller gets a UserError naming both causes (a killed worker, or the missing guard). A
-    worker's own call is refused as a RuntimeError, which the script's handler of UserError does
-    not catch (it carried on and served the caller's survey, its workers printing SurveyBusy)."""
+    the caller gets a WorkerLost naming both causes (a killed worker, or the missing guard). A
+    worker's own call is refused as a plain RuntimeError, which the script's handler of WorkerLost
+    does not catch (a handler that caught it carried on and served the caller's survey, its
+    workers printing SurveyBusy)."""
     import subprocess
     import sys
 
@@ -103,7 +104,7 @@ def test_a_survey_script_without_the_main_guard_is_told_of_it(tmp_path: Path) ->
         "import solver\n"
         "try:\n"
         f"    solver.survey('accordion', '1-8', {str(out)!r}, jobs=2, max_nodes=1000)\n"
-        "except solver.errors.UserError as error:\n"
+        "except solver.errors.WorkerLost as error:\n"
         "    print(type(error).__name__, error)\n"
     )
     ran = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120, check=False)

@@ -14,7 +14,9 @@ import sys
 from collections.abc import Sequence
 from enum import IntEnum
 
-from solver.errors import SYSTEM_REFUSALS, UserError
+from solver.errors import SYSTEM_REFUSALS, UsageError, UserError
+
+__all__ = ["ExitCode", "UsageError", "report", "say"]  # UsageError: defined in solver.errors, raised here
 
 #: The environment variable that, set to anything but 0, shows the traceback of an internal error.
 DEBUG_VARIABLE = "PATIENCE_DEBUG"
@@ -37,11 +39,6 @@ class ExitCode(IntEnum):
     RUN_LOST = 75  # survey: the Dask scheduler or a worker process went away; rerunning carries on
     INTERRUPTED = 130  # Ctrl-C: what was printed stands
     PIPE_CLOSED = 141  # standard output was closed early (say, by head): the rest is not printed
-
-
-class UsageError(UserError):
-    """An argument the command line itself refuses: an unknown or missing argument or flag, a
-    value of the wrong kind, arguments that do not go together, a file that cannot be read."""
 
 
 def one_line(text: str) -> str:
