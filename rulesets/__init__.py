@@ -50,13 +50,30 @@ def families() -> dict[str, Family]:
 
 
 def find_game(name: str) -> tuple[Family, str | None]:
-    """The family called ``name``, or the family with a variant of that name and the variant."""
+    """The family called ``name``, or the family with a variant of that name and the variant;
+    names are matched whatever their case (``Accordion``, ``PARLETT``), with ``_`` for ``-``."""
+    wanted = normal_name(name)
     for module, games in DECLARED.items():
-        if name in games:
-            return _declared_in(module)[name], None
+        if wanted in games:
+            return _declared_in(module)[wanted], None
     for module, games in DECLARED.items():
         for game, variants in games.items():
-            if name in variants:
-                return _declared_in(module)[game], name
+            if wanted in variants:
+                return _declared_in(module)[game], wanted
     known = [game for games in DECLARED.values() for game in games]
-    raise OptionError(f"unknown game {name!r}; games: {', '.join(known)}")
+    everything = [name for games in DECLARED.values() for game, variants in games.items() for name in (game, *variants)]
+    raise OptionError(f"unknown game {name!r}{did_you_mean(wanted, everything)}; games: {', '.join(known)}")
+
+
+def normal_name(name: str) -> str:
+    """A game, variant or option name as declared: lower case, ``-`` between words (``Royal_Marriage``
+    is ``royal-marriage``), as PySolFC's and fc-solve's users type them either way."""
+    return name.strip().lower().replace("_", "-")
+
+
+def did_you_mean(word: str, known: list[str]) -> str:
+    """``" (did you mean 'x'?)"`` for the known name closest to a near miss, or nothing."""
+    import difflib  # only for a name not found: it takes about 1 ms to import
+
+    close = difflib.get_close_matches(word, list(dict.fromkeys(known)), n=1, cutoff=0.6)
+    return f" (did you mean {close[0]!r}?)" if close else ""

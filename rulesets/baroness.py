@@ -455,28 +455,35 @@ def build_legal_baroness(settings: Mapping[str, Any]) -> Baroness:
 
 
 _BARONESS_RULES = """\
-Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal one card face up onto each of P piles
-(default 5); the rest is the stock. The top card of each pile is available. Discard an available
-King alone, or two available cards from two different places (two piles, a pile and a grace
-card, or two grace cards) whose values total 13. A deal puts one card from the stock onto each
-pile, left to right, covering or filling it. When the stock holds fewer than P cards, those cards
-become grace cards at once (with the last full deal): laid face up beside the piles, each
-available, never dealt upon (5 piles: the last 2 cards). Won when every card is discarded.
-Score: cards not discarded (stock and grace cards included). The game ends when the stock is
-empty and no discard is available; only such ends are scored, so a reported line always runs
-to one, and the solver reports the fewest cards left that any line reaches.
+Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal one card face up onto
+each of P piles (default 5); the rest is the stock. The top card of each pile
+is available. Discard an available King alone, or two available cards from two
+different places (two piles, a pile and a grace card, or two grace cards)
+whose values total 13. A deal puts one card from the stock onto each pile,
+left to right, covering or filling it. When the stock holds fewer than P
+cards, those cards become grace cards at once (with the last full deal): laid
+face up beside the piles, each available, never dealt upon (5 piles: the last
+2 cards). Won when every card is discarded. Score: cards not discarded (stock
+and grace cards included). The game ends when the stock is empty and no
+discard is available; only such ends are scored, so a reported line always
+runs to one, and the solver reports the fewest cards left that any line
+reaches.
 Choices made where the rules leave a point open:
-- Under compulsory, any available discard forbids dealing, a King alone included.
-- Under spaces, a move onto an empty pile is not a discard: it neither allows nor forbids
-  dealing, and it does not count as play left at the end. While cards remain to deal, a pile's
-  only card may move onto another empty pile (it changes which cards land on it).
-- Under beneath, a top card pairs only with the card directly under it in its own pile; such a
-  pair is an available discard, so under compulsory it forbids dealing.
-- Under kings_first the four Kings leave before the deal; the other 48 cards keep their order.
-Moves are written 'discard KH', 'discard 6C+7D' (lower value first), 'deal', 'move 9S to pile 3'
-(piles numbered from 1 at the left). A position is written
-'piles: 7H 2C / 8C / - / QD / 5S | grace: - | stock: 4C 9D ...' (each pile bottom card first,
-'-' for an empty pile, the stock next card first)."""
+- Under compulsory, any available discard forbids dealing, a King alone
+  included.
+- Under spaces, a move onto an empty pile is not a discard: it neither allows
+  nor forbids dealing, and it does not count as play left at the end. While
+  cards remain to deal, a pile's only card may move onto another empty pile
+  (it changes which cards land on it).
+- Under beneath, a top card pairs only with the card directly under it in its
+  own pile; such a pair is an available discard, so under compulsory it
+  forbids dealing.
+- Under kings_first the four Kings leave before the deal; the other 48 cards
+  keep their order.
+Moves are written 'discard KH', 'discard 6C+7D' (lower value first), 'deal',
+'move 9S to pile 3' (piles numbered from 1 at the left). A position is written
+'piles: 7H 2C / 8C / - / QD / 5S | grace: - | stock: 4C 9D ...' (each pile
+bottom card first, '-' for an empty pile, the stock next card first)."""
 
 
 FAMILIES = (

@@ -8,15 +8,11 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 from rulesets.cards import Card
 from rulesets.deals import FULL_RANKS, deck, seeded_deal
 from rulesets.picture import Picture
-from solver.errors import UserError
+from solver.errors import OptionError
 from solver.protocol import Game
 
 State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
-
-
-class OptionError(UserError):
-    """An unknown game, variant or option, or an option value the game does not accept."""
 
 
 class Ruleset(Game[State, Move], Protocol):
@@ -53,6 +49,12 @@ class Ruleset(Game[State, Move], Protocol):
         be read or no play of the game could hold it."""
         ...
 
+
+#: The widest line :meth:`Family.describe` writes (but an example position, kept whole), so
+#: that it reads in an 80-column terminal.
+WIDTH = 78
+#: The PySolFC deal whose opening :meth:`Family.describe` shows as an example.
+EXAMPLE_SEED = 1
 
 _TRUE = {"yes", "true", "on", "1", "y"}
 _FALSE = {"no", "false", "off", "0", "n"}
@@ -138,13 +140,17 @@ class Family(NamedTuple):
         return self.arrange(seeded_deal(seed, self.ranks))
 
     def variant(self, name: str | None) -> Variant:
+        """The variant called ``name`` (whatever its case), or the default rules for None."""
+        from rulesets import did_you_mean, normal_name
+
         if name is None:
             return self.variants[0]
         for variant in self.variants:
-            if variant.name == name:
+            if variant.name == normal_name(name):
                 return variant
-        known = ", ".join(v.name for v in self.variants)
-        raise OptionError(f"unknown variant {name!r} of {self.name}; variants: {known}")
+        names = [v.name for v in self.variants]
+        hint = did_you_mean(normal_name(name), names)
+        raise OptionError(f"unknown variant {name!r} of {self.name}{hint}; variants: {', '.join(names)}")
 
     def settings(self, variant: str | None = None, overrides: Sequence[str] = ()) -> dict[str, Any]:
         """Option values: defaults, then the variant's preset, then ``name=value`` overrides."""
@@ -154,12 +160,15 @@ class Family(NamedTuple):
         given: set[str] = set()
         for text in overrides:
             name, sep, value = text.partition("=")
-            name = name.strip().replace("-", "_")
+            name = name.strip().lower().replace("-", "_")
             if not sep:
                 raise OptionError(f"option {text!r} is not of the form name=value")
             if name not in options:
+                from rulesets import did_you_mean
+
                 known = ", ".join(options) or "none"
-                raise OptionError(f"unknown option {name!r} of {self.name}; options: {known}")
+                hint = did_you_mean(name, list(options))
+                raise OptionError(f"unknown option {name!r} of {self.name}{hint}; options: {known}")
             if name in given:
                 raise OptionError(f"option {name} is given twice: give it once")
             given.add(name)
@@ -174,24 +183,63 @@ class Family(NamedTuple):
         return [f"{name}={spell(value)}" for name, value in settings.items() if preset.get(name, _UNSET) != value]
 
     def describe(self) -> str:
-        """The rules, options with defaults, and variants in plain words."""
+        """The rules, an example position with its moves, options with defaults, and variants in
+        plain words, every line within :data:`WIDTH` columns but the example position (kept whole,
+        to be pasted back)."""
         import textwrap  # only `describe` wraps text: its patterns cost 1 to 2 ms of every other start
 
-        lines = [f"{self.name}: {self.summary}", "", self.rules, ""]
+        def fill(text: str, indent: str = "", after: str = "") -> str:
+            return textwrap.fill(
+                text, WIDTH, initial_indent=indent, subsequent_indent=after or indent, break_on_hyphens=False
+            )
+
+        position, moves = self.example()
+        lines = [fill(f"{self.name}: {self.summary}", after="    "), "", self.rules, ""]
+        lines.append(
+            fill(
+                f"Example: the opening of PySolFC deal {EXAMPLE_SEED} as a position (--position), then the moves it allows:"
+            )
+        )
+        lines += [f"  {position}", fill(", ".join(moves), "  "), ""]
         if self.options:
             lines.append("Options (--option name=value):")
             for option in self.options:
                 text = (
                     f"{option.name} (default {option.spell(option.default)}; {option.spell_choices()}): {option.help}"
                 )
-                lines.append(textwrap.fill(text, 100, initial_indent="  ", subsequent_indent="      "))
+                lines.append(fill(text, "  ", "      "))
             lines.append("")
         lines.append("Variants (--variant NAME):")
         for variant in self.variants:
             preset = ", ".join(f"{k}={self.option(k).spell(v)}" for k, v in variant.settings.items())
             text = f"{variant.name}: {variant.summary}" + (f" [{preset}]" if preset else "")
-            lines.append(textwrap.fill(text, 100, initial_indent="  ", subsequent_indent="      "))
+            lines.append(fill(text, "  ", "      "))
         return "\n".join(lines)
+
+    def example(self, seed: int = 0) -> tuple[str, list[str]]:
+        """The opening of PySolFC deal ``seed`` (:data:`EXAMPLE_SEED` if 0) under the default rules,
+        as a position, and every legal move there in the notation (built from the rules, so an
+        example never goes stale)."""
+        settings = self.settings()
+        rules = self.build(settings) if self.build_legal is None else self.build_legal(settings)
+        start = rules.start(self.seeded_deal(seed or EXAMPLE_SEED))
+        return rules.write_position(start), [rules.describe_move(start, move) for move in rules.moves(start)]
+
+    def record(self) -> dict[str, Any]:
+        """What :meth:`describe` says, as ``patience describe --json`` prints it."""
+        position, moves = self.example()
+        return {
+            "game": self.name,
+            "summary": self.summary,
+            "rules": self.rules,
+            "options": [
+                {"name": o.name, "default": o.default, "choices": list(o.choices), "help": o.help} for o in self.options
+            ],
+            "variants": [{"name": v.name, "summary": v.summary, "settings": dict(v.settings)} for v in self.variants],
+            "score": {"field": self.score_field, "label": self.score_label},
+            "threshold": None if self.threshold is None else {"name": self.threshold[0], "at_most": self.threshold[1]},
+            "example": {"seed": EXAMPLE_SEED, "position": position, "moves": moves},
+        }
 
     def option(self, name: str) -> Option:
         return next(option for option in self.options if option.name == name)

@@ -51,7 +51,6 @@ from rulesets.cards import (
     RANK,
     SUIT,
     Card,
-    CardError,
     codes_in,
     parse_card,
 )
@@ -73,16 +72,13 @@ from rulesets.notation import (
     write_sections,
 )
 from rulesets.picture import Picture, Place
+from solver.errors import DealError
 from solver.protocol import NO_SCORE
 
 _MAX_ROW = 52
 QUEEN_OF_HEARTS = parse_card("QH").code
 KING_OF_HEARTS = parse_card("KH").code
 JACK_OF_HEARTS = parse_card("JH").code
-
-
-class DealError(CardError):
-    """A deal that does not carry this game's end cards where the layout needs them."""
 
 
 class Discard(NamedTuple):
@@ -685,20 +681,21 @@ def build_nizhni(settings: Mapping[str, Any]) -> OpenMarriageRow | CompulsoryNiz
     return OpenMarriageRow(InnerTwo(), _NIZHNI_ENDS)
 
 
-_OPTIONAL_MOVES = "Moves are optional and may be made in any order, and the player may stop at any time.\n"
+_OPTIONAL_MOVES = "Moves are optional and may be made in any order, and the player may stop at\nany time.\n"
 _WHOLE_ROW = (
-    "Dealing one card at a time with optional moves reaches the same rows as laying the whole\n"
-    "row out first, so the solver plays on the whole row. It computes the fewest cards that can\n"
-    "be left exactly (which stretches of the row can be cleared while their two end cards stay)\n"
-    "and is guided by it.\n"
+    "Dealing one card at a time with optional moves reaches the same rows as\n"
+    "laying the whole row out first, so the solver plays on the whole row. It\n"
+    "computes the fewest cards that can be left exactly (which stretches of the\n"
+    "row can be cleared while their two end cards stay) and is guided by it.\n"
 )
 _SCORE_RULE = (
-    "Score: cards not discarded, the two end cards (and any undealt cards) included; 2 is a win.\n"
-    "The solver reports the fewest cards reachable.\n"
+    "Score: cards not discarded, the two end cards (and any undealt cards)\n"
+    "included; 2 is a win. The solver reports the fewest cards reachable.\n"
 )
 _EXPLICIT_ROW = (
-    "A deal given with --deal or --file is the row as laid out, first card first, and must\n"
-    "already carry the end cards in place; --seed N is PySolFC's deal N with the end cards moved.\n"
+    "A deal given with --deal or --file is the row as laid out, first card first,\n"
+    "and must already carry the end cards in place; --seed N is PySolFC's deal N\n"
+    "with the end cards moved.\n"
 )
 _DISCARD_NOTATION = "Moves are written 'discard 7C 9C between 7H and 2H'"
 _OPEN_POSITION = "Positions are written as the row, e.g. 'row: {first} 7H 7C 9C 2H {last}'."
@@ -708,9 +705,9 @@ FAMILIES = (
         name="royal-marriage",
         summary="discard one or two cards between matching cards until only QH and KH remain",
         rules=(
-            "Lay out a row: QH first, then the other 50 cards in deal order, KH last. When one or\n"
-            "two cards lie between two cards that share suit or rank, those cards may be discarded;\n"
-            "gaps close. Won when only QH and KH remain.\n"
+            "Lay out a row: QH first, then the other 50 cards in deal order, KH last. When\n"
+            "one or two cards lie between two cards that share suit or rank, those cards\n"
+            "may be discarded; gaps close. Won when only QH and KH remain.\n"
             + _OPTIONAL_MOVES
             + _WHOLE_ROW
             + _SCORE_RULE
@@ -730,10 +727,11 @@ FAMILIES = (
         name="queen-and-her-lad",
         summary="Royal Marriage ending with JH, discarding single cards or matching pairs",
         rules=(
-            "Lay out a row: QH first, then the other 50 cards in deal order, JH (the Lad) last.\n"
-            "Between two cards that share suit or rank, a single card may be discarded; or cards\n"
-            "that split, from the left, into adjacent pairs that each share suit or rank may all\n"
-            "be discarded (one pair or more). Gaps close. Won when only QH and JH remain.\n"
+            "Lay out a row: QH first, then the other 50 cards in deal order, JH (the Lad)\n"
+            "last. Between two cards that share suit or rank, a single card may be\n"
+            "discarded; or cards that split, from the left, into adjacent pairs that each\n"
+            "share suit or rank may all be discarded (one pair or more). Gaps close. Won\n"
+            "when only QH and JH remain.\n"
             + _OPTIONAL_MOVES
             + _WHOLE_ROW
             + _SCORE_RULE
@@ -751,23 +749,26 @@ FAMILIES = (
         name="nizhni-novgorod",
         summary="deal a row; discard the two inner cards of four whose outer cards match",
         rules=(
-            "Setup: the first card of the deal stays first; the next card of the same rank is\n"
-            "moved to the very end. Deal four cards into a row, then one at a time. Whenever four\n"
-            "consecutive cards have outer cards of the same suit or rank, the two inner cards may\n"
-            "be discarded (gaps close); otherwise deal the next card. Won when the last discard\n"
-            "leaves only the two end cards.\n"
-            "With compulsory=yes (the default) a discard must be made whenever one is available\n"
-            "(the player picks which four), and the next card is dealt only when none is; the game\n"
-            "ends with the stock dealt out and no discard left.\n"
-            "With compulsory=no the player may deal instead of discarding, and may stop at any time.\n"
+            "Setup: the first card of the deal stays first; the next card of the same rank\n"
+            "is moved to the very end. Deal four cards into a row, then one at a time.\n"
+            "Whenever four consecutive cards have outer cards of the same suit or rank, the\n"
+            "two inner cards may be discarded (gaps close); otherwise deal the next card.\n"
+            "Won when the last discard leaves only the two end cards.\n"
+            "With compulsory=yes (the default) a discard must be made whenever one is\n"
+            "available (the player picks which four), and the next card is dealt only when\n"
+            "none is; the game ends with the stock dealt out and no discard left.\n"
+            "With compulsory=no the player may deal instead of discarding, and may stop at\n"
+            "any time.\n"
             + _WHOLE_ROW
             + _SCORE_RULE
-            + "A deal given with --deal or --file is the deck as dealt after the setup, first card\n"
-            "first: its last card must share the first card's rank (it is not rearranged again);\n"
-            "--seed N is PySolFC's deal N with the setup applied.\n" + _DISCARD_NOTATION + " and 'deal 5C'.\n"
-            "Positions are written as the row dealt so far and the stock, next card first, e.g.\n"
-            "'row: 7H 2C 3C 4C | stock: 5D 7S'; with compulsory=no, as the whole row, e.g.\n"
-            "'row: 7H 2C 3C 5H 7S'."
+            + "A deal given with --deal or --file is the deck as dealt after the setup, first\n"
+            "card first: its last card must share the first card's rank (it is not\n"
+            "rearranged again); --seed N is PySolFC's deal N with the setup applied.\n"
+            + _DISCARD_NOTATION
+            + " and 'deal 5C'.\n"
+            "Positions are written as the row dealt so far and the stock, next card first,\n"
+            "e.g. 'row: 7H 2C 3C 4C | stock: 5D 7S'; with compulsory=no, as the whole row,\n"
+            "e.g. 'row: 7H 2C 3C 5H 7S'."
         ),
         options=_NIZHNI_OPTIONS,
         variants=(Variant("nizhni-novgorod", "discards compulsory, no skill required (Standard Hoyle 1904)", {}),),

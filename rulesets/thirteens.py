@@ -186,14 +186,16 @@ def build_legal_thirteens(settings: Mapping[str, Any]) -> Thirteens:
 
 
 _THIRTEENS_RULES = """\
-Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal ten cards face up into ten places (two rows
-of five); every card in the places is available. Discard a King alone or two cards whose values
-total 13. Each emptied place is refilled at once from the stock: 'discard A+B' refills A's place
-first, then B's, so both orders are legal moves (they may lead to different games). Once the
-stock is empty an emptied place stays empty. Won when every card is discarded. Score: cards not
-discarded (stock included); the game ends when no discard is available. Moves are written
-'discard KH', 'discard 6C+7D'. A position is written 'places: 7H / 2C / QD / ... | stock: 4C ...'
-(ten places, '-' for an empty one once the stock is out; the stock next card first)."""
+Values: A=1, 2-10 face value, J=11, Q=12, K=13. Deal ten cards face up into
+ten places (two rows of five); every card in the places is available. Discard
+a King alone or two cards whose values total 13. Each emptied place is
+refilled at once from the stock: 'discard A+B' refills A's place first, then
+B's, so both orders are legal moves (they may lead to different games). Once
+the stock is empty an emptied place stays empty. Won when every card is
+discarded. Score: cards not discarded (stock included); the game ends when no
+discard is available. Moves are written 'discard KH', 'discard 6C+7D'. A
+position is written 'places: 7H / 2C / QD / ... | stock: 4C ...' (ten places,
+'-' for an empty one once the stock is out; the stock next card first)."""
 
 
 FAMILIES = (

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets.cards import Card
 from rulesets.family import OptionError, spell
-from solver.errors import UserError
+from solver.errors import ArgumentTypeError, UserError
 from solver.service.setup import Setup, limits
 from solver.service.solving import Outcome, solve_from
 
@@ -30,11 +30,6 @@ if TYPE_CHECKING:
     from solver.service.store import Row
 
 __all__ = ["Solved", "Hint", "SurveyRows", "solve", "hint", "survey", "load_survey", "ArgumentTypeError"]
-
-
-class ArgumentTypeError(UserError, TypeError):
-    """An argument of the wrong type (a TypeError too, as Python's own would be): its message says
-    which argument and what it takes."""
 
 
 def _check(name: str, value: object, kinds: tuple[type, ...], wanted: str) -> None:
@@ -76,7 +71,8 @@ class Solved(NamedTuple):
     """What :func:`solve` found: ``result`` (won, lost or unknown), ``score`` (the minimum, or the
     best found when unknown; None if no end of the game was reached), ``solution`` (the winning
     moves as text, or None), ``best_line`` (the moves to the score when not won), ``nodes`` and
-    ``seconds`` (CPU) of the search, and the ``engine`` that searched. ``to_json()`` is the command line's ``--json`` record."""
+    ``seconds`` (CPU) of the search, and the ``engine`` that searched. ``to_json()`` is the command
+    line's ``--json`` record."""
 
     outcome: Outcome
 

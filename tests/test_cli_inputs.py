@@ -46,7 +46,10 @@ def one_error_line(result, *words: str) -> None:
         (("solve", "accordion", "--file", ""), ("-f/--file: '' is an empty file name", "or - for standard input")),
         (("verify", "accordion", "--seed", "1", "--solution", ""), ("--solution: '' is an empty file name",)),
         (("solve", "accordion", "--max-nodes", "1.5", "--seed", "1"), ("--max-nodes", "'1.5'")),
-        (("frobnicate",), ("invalid choice: 'frobnicate'", "'solve'", "(see 'patience --help')")),
+        (("frobnicate",), ("unknown command 'frobnicate'; commands: games, describe", "(see 'patience --help')")),
+        (("solv", "accordion"), ("unknown command 'solv' (did you mean 'solve'?); commands: games",)),
+        (("survey", "accordion", "--seed", "7", "--out", "s.sqlite"), ("arguments: --seed 7 (did you mean --seeds?)",)),
+        (("solve", "accordion", "--maxnodes", "4"), ("(did you mean --max-nodes?)", "patience solve --help")),
         (("solve", "accordion", "--seed", "1", "--frob"), ("unrecognized arguments: --frob", "patience solve --help")),
         (("--frob", "games"), ("unrecognized arguments: --frob", "patience games --help")),
         (("solve", "accordion", "--se", "1"), ("unrecognized arguments: --se 1",)),  # no abbreviations
@@ -67,9 +70,16 @@ def test_what_the_parser_refuses_is_one_line_and_exit_code_2(args, words):
 def test_version_short_help_and_bare_command():
     version = run("--version")
     assert version.exit_code == 0 and version.stdout.startswith("patience ")
-    for args in (("-h",), ("solve", "-h"), ()):
+    for args in (("-h",), ("solve", "-h")):
         result = run(*args)
         assert result.exit_code == 0 and result.stdout.startswith("usage: patience") and not result.stderr
+    # No command is a missing argument (exit code 2, as the exit code table says): the commands
+    # are listed on stderr, then the one error line; nothing goes to standard output.
+    bare = run()
+    assert bare.exit_code == 2 and bare.stdout == "" and bare.stderr.startswith("usage: patience")
+    assert "solve" in bare.stderr and bare.stderr.splitlines()[-1] == (
+        "patience: error: give a command, e.g. 'patience solve accordion --seed 7' (see 'patience --help')"
+    )
 
 
 def test_the_help_lists_every_command_whatever_follows_it():

@@ -76,6 +76,12 @@ class Parser(argparse.ArgumentParser):
         refused = re.match(r"argument (?:\S+/)?(--[\w-]+): expected one argument$", message)
         if refused:  # so argparse reads a value like '-x' or '-5x'
             message += f"; if its value begins with '-', write it with '=', e.g. {refused[1]}=-x"
+        unknown = re.match(r"argument COMMAND: invalid choice: '(.*?)' \(", message)
+        if unknown:
+            from rulesets import did_you_mean
+
+            names = [command.name for command in COMMANDS]
+            message = f"unknown command {unknown[1]!r}{did_you_mean(unknown[1], names)}; commands: {', '.join(names)}"
         raise UsageError(f"{message} (see '{self.prog} --help')")
 
     def _print_message(self, message: str, file: Any = None) -> None:
@@ -147,6 +153,20 @@ def parser(only: Command | None = None) -> Parser:
     return main
 
 
+def _nearest(extra: Sequence[str], chosen: Command | None) -> str:
+    """`` (did you mean --seeds?)`` for the first unknown flag that is a near miss of one the
+    command takes (``survey --seed``), or nothing."""
+    from rulesets import did_you_mean
+
+    flags = [flag for argument in chosen.arguments for flag in argument.flags] if chosen else ["--version", "--debug"]
+    for word in extra:
+        if word.startswith("--"):
+            near = did_you_mean(word.split("=", 1)[0], [flag for flag in flags if flag.startswith("--")])
+            if near:
+                return near.replace("'", "")
+    return ""
+
+
 def complete() -> None:
     """Answer the shell's request for completions (argcomplete's protocol: ``_ARGCOMPLETE`` set) and
     exit; otherwise nothing. argcomplete is imported only then: it takes longer than argparse."""
@@ -174,12 +194,14 @@ def run(args: Sequence[str]) -> int:
         if "--debug" in extra:
             raise UsageError(f"--debug goes before the command: '{where.replace(' ', ' --debug ', 1)} ...'")
         if extra:
-            raise UsageError(f"unrecognized arguments: {' '.join(extra)} (see '{where} --help')")
+            raise UsageError(
+                f"unrecognized arguments: {' '.join(extra)}{_nearest(extra, chosen)} (see '{where} --help')"
+            )
         given = {name: value for name, value in vars(known).items() if name not in (CHOSEN, "debug")}
         debug = getattr(known, "debug", False)
-        if chosen is None:
-            main.print_help()
-            return ExitCode.OK
+        if chosen is None:  # as argparse ends a missing argument: the commands, then one error line
+            main.print_help(sys.stderr)
+            raise UsageError("give a command, e.g. 'patience solve accordion --seed 7' (see 'patience --help')")
         code = chosen.function(**given)
         return ExitCode.OK if code is None else code
     except Finished as finished:

@@ -38,19 +38,33 @@ if TYPE_CHECKING:
     from solver.service.solving import Outcome
 
 
-def games() -> None:
+def games(*, as_json: bool = False) -> None:
     """List the games and their variants."""
-    from rulesets import DECLARED, SUMMARIES  # the registry: no ruleset is imported
+    from solver.service.catalogue import games as listed  # the registry: no ruleset is imported
 
-    for declared in DECLARED.values():
-        for game, variants in declared.items():
-            print(f"{game}: {SUMMARIES[game]}\n    variants: {', '.join(variants)}")
+    if as_json:
+        import json
+
+        print(json.dumps([game.record() for game in listed()]))
+        return
+    found = listed()
+    column = max(len(game.name) for game in found) + 2
+    for game in found:
+        print(game.text(column))
 
 
-def describe(*, game: str) -> None:
-    """Explain a game's rules, options (with defaults) and variants."""
-    family, _ = find_game(game)
-    print(family.describe())
+def describe(*, game: str, as_json: bool = False) -> None:
+    """Explain a game's rules, its notation (an example position and its moves), options (with
+    defaults) and variants."""
+    from solver.service.catalogue import describe as described
+
+    found = described(game)
+    if as_json:
+        import json
+
+        print(json.dumps(found.record()))
+        return
+    print(found)
 
 
 def deal(*, game: str, seed: int, variant: str | None = None, option: Sequence[str] = ()) -> None:
@@ -324,8 +338,8 @@ def _print_layout(game: Any, state: Any, touched: frozenset[str]) -> None:
 #: Where the deals come from: exactly one of these.
 SOURCES = (SEED, DEAL, FILE, POSITION)
 COMMANDS = (
-    Command("games", games, ()),
-    Command("describe", describe, (GAME,)),
+    Command("games", games, (switch("--json", "as_json", "Print the games as one JSON array."),)),
+    Command("describe", describe, (GAME, switch("--json", "as_json", "Print the description as one JSON object."))),
     Command("deal", deal, (GAME, SEED.but_required(), *RULES)),
     Command(
         "solve",

@@ -30,7 +30,7 @@ class Setup(NamedTuple):
     def of(cls, name: str, variant: str | None = None, options: Sequence[str] = ()) -> Setup:
         """The setup for a game or variant name, an optional variant and ``name=value`` options."""
         family, implied = find_game(name)
-        if variant is not None and implied is not None and variant != implied:
+        if variant is not None and implied is not None and family.variant(variant).name != implied:
             raise OptionError(f"game {name!r} is itself a variant; drop --variant {variant}")
         chosen = family.variant(implied if variant is None else variant).name
         settings = family.settings(chosen, options)
