@@ -197,7 +197,8 @@ class Family(NamedTuple):
         lines = [fill(f"{self.name}: {self.summary}", after="    "), "", self.rules, ""]
         lines.append(
             fill(
-                f"Example: the opening of PySolFC deal {EXAMPLE_SEED} as a position (--position), then the moves it allows:"
+                f"Example: the opening of PySolFC deal {EXAMPLE_SEED} as a position (--position), "
+                "then the moves it allows:"
             )
         )
         lines += [f"  {position}", fill(", ".join(moves), "  "), ""]

@@ -111,7 +111,7 @@ class Solved(NamedTuple):
 
     @property
     def position(self) -> str:
-        """Where the search started, as a position (see docs/positions.md)."""
+        """Where the search started, as a position (``patience describe GAME`` shows each game's form)."""
         return str(self.outcome.setup.game.write_position(self.outcome.start))
 
     def record(self) -> dict[str, Any]:
@@ -154,7 +154,7 @@ def start_of(
         raise OptionError("give exactly one of seed, deal or position")
     _check("seed", seed, (int, type(None)), "a whole number (PySolFC's deal number)")
     _check("deal", deal, (str, list, tuple, type(None)), "the cards as text, e.g. 'AS 7H ...', or a list of cards")
-    _check("position", position, (str, type(None)), "a position as text (see docs/positions.md)")
+    _check("position", position, (str, type(None)), "a position as text, e.g. 'row: AS 7H 9D'")
     for card in deal if isinstance(deal, (list, tuple)) else ():
         _check("each card of deal", card, (Card, str), "a Card or a card's name such as 'AS'")
         if isinstance(card, str) and len(card.split()) != 1:  # joined below, '2S 3S' would pass as two

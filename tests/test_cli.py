@@ -50,7 +50,10 @@ def test_a_file_of_positions_is_answered_line_by_line(tmp_path):
     path.write_text("# two games in progress\nrow: 9D 4S 5D 6H 2D QS AD AH 2H AC 9S 5S\nrow: AS AS\nrow: 2C 3H\n")
     result = run("solve", "accordion", "--file", str(path), "--json")
     records = [json.loads(line) for line in result.stdout.splitlines()]
-    assert result.exit_code == 3 and [r["result"] for r in records] == ["won", "lost"]
+    # The bad line is a record of its own, in its place, so that a pipeline reading them sees it.
+    assert result.exit_code == 3 and [r.get("result", "error") for r in records] == ["won", "error", "lost"]
+    assert [r["line"] for r in records] == [2, 3, 4] and "more than once" in records[1]["error"]
+    assert set(records[1]) == {"line", "error"} and records[1]["error"] in result.stderr
     assert "line 3" in result.stderr and "more than once" in result.stderr
 
 
@@ -117,7 +120,7 @@ def test_verify_accepts_a_solution_and_names_the_first_illegal_move(tmp_path):
         (("solve", "accordion", "--seed", "1", "--option", "speed=2"), "unknown option 'speed'"),
         (("solve", "accordion", "--seed", "1", "--option", "order=random"), "option order does not take"),
         (("solve", "accordion", "--seed", "0"), "out of range"),
-        (("solve", "accordion"), "give exactly one of --seed, --deal, --file or --position"),
+        (("solve", "accordion"), "give exactly one of --seed, --seeds, --deal, --file or --position"),
         (("solve", "accordion", "--seed", "1", "--max-memory", "lots"), "cannot read memory size"),
         (("solve", "accordion", "--file", "/nonexistent/deals.txt"), "No such file"),
         (("solve", "accordion", "--seed", "1", "--fewest-redeals"), "accordion has none"),

@@ -188,7 +188,8 @@ FILE = Argument(
 POSITION = Argument(
     ("-p", "--position"),
     "position",
-    "A game in progress, e.g. 'row: AS 7H ...' (see docs/positions.md).",
+    "A game in progress as one line: sections 'name: cards' separated by '|', piles by '/', "
+    "'-' for none, e.g. 'row: AS 7H 9D'; each game's form, with an example: 'patience describe GAME'.",
     metavar="POSITION",
 )
 MAX_NODES = Argument(

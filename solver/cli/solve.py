@@ -11,9 +11,8 @@ import itertools
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from rulesets import find_game
 from rulesets.cards import Card, format_cards
-from solver.cli.errors import ExitCode, UsageError, say
+from solver.cli.errors import ExitCode, UsageError, one_line, say
 from solver.cli.options import (
     DEAL,
     FILE,
@@ -79,6 +78,7 @@ def solve_command(
     *,
     game: str,
     seed: int | None = None,
+    seeds: str | None = None,
     deal: str | None = None,
     file: str | None = None,
     position: str | None = None,
@@ -95,8 +95,10 @@ def solve_command(
 ) -> int:
     """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves.
 
-    With --file, each deal is answered as soon as its line is read; a bad line is named on stderr,
-    the others are still answered, and the exit code is 3.
+    With --seeds (ranges, e.g. 1-10,20), each seed is answered in turn. With --file, each deal is
+    answered as soon as its line is read, its header naming its line; a bad line is named on
+    stderr (with --json, also as a record {"line": N, "error": "..."}), the others are still
+    answered, and the exit code is 3.
     """
     from solver.api import Solved
     from solver.service.setup import Setup, limits
@@ -114,7 +116,7 @@ def solve_command(
         )
     if html is not None:
         _check_page_target(html, reads_stdin=deal == STDIN)
-    deals = Deals(setup, seed, deal, file, position=position)
+    deals = Deals(setup, seed, deal, file, position=position, seeds=seeds, as_json=as_json)
     verdicts = set()
     for number, (deal_seed, cards, start, line) in enumerate(deals):
         solved = Solved(solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals))
@@ -134,7 +136,7 @@ def solve_command(
         else:
             if number:
                 print("")
-            _print_outcome(outcome, show)
+            _print_outcome(outcome, show, line)
     if deals.bad_lines:
         return ExitCode.BAD_LINES
     return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
@@ -169,6 +171,7 @@ def verify_command(
     position: str | None = None,
     variant: str | None = None,
     option: Sequence[str] = (),
+    verdict_code: bool = False,
 ) -> int:
     """Replay a solution through the rules; report the first illegal move, if any.
 
@@ -191,18 +194,29 @@ def verify_command(
             print(note)
     found = verify(setup, start, written)
     if found.illegal is not None:
-        say(found.illegal)
+        say(f"invalid: {found.illegal}")
         return ExitCode.INVALID
     legal = {0: "no move to check", 1: "its 1 move legal"}.get(found.moves, f"all {found.moves} moves legal")
     if found.won:
-        print(f"valid: {legal}; the game is won")
+        reached = "the game is won"
     else:
         ending = "the game has not ended" if found.reached is None else f"{setup.family.score_label}: {found.reached}"
-        print(f"valid: {legal}; not won ({ending})")
-    if found.broken_claim is not None:
-        say(found.broken_claim)
+        reached = f"not won ({ending})"
+    if found.broken_claim is not None:  # said once, as the failure it is: the moves alone do not make it valid
+        say(f"invalid: {found.broken_claim} ({legal}; {reached})")
         return ExitCode.INVALID
-    return ExitCode.OK
+    print(f"valid: {legal}; {reached}")
+    if not verdict_code or found.won:
+        return ExitCode.OK
+    return ExitCode.UNKNOWN if _moves_left(setup, start, written.moves) else ExitCode.LOST
+
+
+def _moves_left(setup: Setup, start: Any, moves: Sequence[str]) -> bool:
+    """Whether a legal line (already verified) stops where a move is still left to play."""
+    rules, state = setup.legal, start
+    for text in moves:
+        state = rules.apply(state, rules.parse_move(state, text))
+    return bool(rules.moves(state))
 
 
 def _one_start(deals: Deals) -> tuple[list[Card] | None, Any]:
@@ -224,10 +238,12 @@ class DealStart(NamedTuple):
 
 
 class Deals:
-    """The deals named by exactly one of ``--seed``, ``--deal`` or ``--file`` (``-`` reads standard
-    input), each with its seed, read one at a time. A bad line of a deal file is named on stderr
-    and counted in :attr:`bad_lines`, and the lines after it are still read; or, if ``strict``,
-    it is the error that ends the command."""
+    """The deals named by exactly one of ``--seed``, ``--seeds``, ``--deal``, ``--file`` or
+    ``--position`` (``-`` reads standard input), each with its seed, read one at a time. A bad
+    line of a deal file is named on stderr (and, ``as_json``, printed as a JSON record of its
+    line and error, so that a pipeline reading the records sees it) and counted in
+    :attr:`bad_lines`, and the lines after it are still read; or, if ``strict``, it is the error
+    that ends the command."""
 
     def __init__(
         self,
@@ -237,20 +253,30 @@ class Deals:
         file: str | None,
         strict: bool = False,
         position: str | None = None,
+        seeds: str | None = None,
+        as_json: bool = False,
     ) -> None:
-        named = (("--seed", seed), ("--deal", deal), ("--file", file), ("--position", position))
+        named = (("--seed", seed), ("--seeds", seeds), ("--deal", deal), ("--file", file), ("--position", position))
         given = [name for name, value in named if value is not None]
         if len(given) != 1:
             got = f" (got {', '.join(given)})" if given else ""
-            raise UsageError(f"give exactly one of --seed, --deal, --file or --position{got}")
+            offered = ", ".join(name for name, _ in named if name != "--seeds" or seeds is not None or not strict)
+            raise UsageError(f"give exactly one of {offered.replace(', --position', ' or --position')}{got}")
         self.setup, self.seed, self.deal, self.file, self.position = setup, seed, deal, file, position
-        self.strict = strict
+        self.spans = None if seeds is None else _seed_spans(seeds)
+        self.strict, self.as_json = strict, as_json
         self.bad_lines = 0
 
     def __iter__(self) -> Iterator[DealStart]:
         """Each deal or position, one at a time."""
         if self.position is not None:
             yield DealStart(None, None, self.setup.position(self.position))
+            return
+        if self.spans is not None:
+            for low, high in self.spans:
+                for seed in range(low, high + 1):
+                    cards = self.setup.deal(seed=seed)
+                    yield DealStart(seed, cards, self.setup.game.start(cards))
             return
         if self.file is None:
             text = read_text(STDIN, "deal") if self.deal == STDIN else self.deal
@@ -272,13 +298,26 @@ class Deals:
             raise UsageError(where)
         self.bad_lines += 1
         say(f"patience: error: {where}")
+        if self.as_json:
+            import json
+
+            print(json.dumps({"line": line, "error": one_line(str(error))}), flush=True)
 
 
-def _print_outcome(outcome: Outcome, show: bool) -> None:
-    """A solved deal as text: the deal, verdict, score, redeals, work done, then the numbered line."""
+def _seed_spans(text: str) -> list[tuple[int, int]]:
+    """``--seeds`` as a survey reads them (``1-10,20``), each seed a PySolFC game number."""
+    from solver.service.seeds import parse_seeds
+
+    return parse_seeds(text)
+
+
+def _print_outcome(outcome: Outcome, show: bool, line: int | None = None) -> None:
+    """A solved deal as text: the deal (its seed, or its ``line`` of the deal file), verdict,
+    score, redeals, work done, then the numbered line."""
     setup, result = outcome.setup, outcome.result
     family = setup.family
     header = setup.title() + (f", seed {outcome.seed}" if outcome.seed is not None else "")
+    header += f", line {line}" if line is not None else ""
     print(header)
     if outcome.deal is not None:
         print(f"deal: {format_cards(outcome.deal)}")
@@ -335,8 +374,14 @@ def _print_layout(game: Any, state: Any, touched: frozenset[str]) -> None:
     print(f"       position: {game.write_position(state)}")
 
 
+SEEDS = Argument(
+    ("--seeds",),
+    "seeds",
+    "PySolFC game numbers as ranges, e.g. 1-10 or 1-5,9 (as 'survey' takes them): each is solved in turn.",
+    metavar="RANGES",
+)
 #: Where the deals come from: exactly one of these.
-SOURCES = (SEED, DEAL, FILE, POSITION)
+SOURCES = (SEED, SEEDS, DEAL, FILE, POSITION)
 COMMANDS = (
     Command("games", games, (switch("--json", "as_json", "Print the games as one JSON array."),)),
     Command("describe", describe, (GAME, switch("--json", "as_json", "Print the description as one JSON object."))),
@@ -375,8 +420,19 @@ COMMANDS = (
                 required=True,
                 metavar="FILE",
             ),
-            *SOURCES,
+            SEED,
+            DEAL,
+            FILE._replace(
+                help="A file holding the one deal or position to verify, # comments allowed; '-': standard input."
+            ),
+            POSITION,
             *RULES,
+            switch(
+                "--verdict-code",
+                "verdict_code",
+                "Exit with 0 if the line wins, 4 if it ends the game (no move left) without a win, "
+                "5 if it stops with moves left (for scripts; an invalid line is 1 either way).",
+            ),
         ),
     ),
 )

@@ -191,7 +191,10 @@ def _kind(value: Any) -> str:
 
 
 _TITLE = re.compile(r"^(solution|line to the best score) \((\d+) moves?\):$")  # "(1 move)" since 0.6.2
-_HEADER = re.compile(r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)(; (?P<options>[^()]+))?\)(, seed (?P<seed>\d+))?$")
+# ", line N" names a deal's line of a --file (solve prints it since 0.7); it claims nothing to check.
+_HEADER = re.compile(
+    r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)(; (?P<options>[^()]+))?\)(, seed (?P<seed>\d+))?(, line \d+)?$"
+)
 _RESULT = re.compile(r"^result: (?P<result>won|lost|unknown)( \(limit (?P<limit>\w+) reached\))?$")
 _REDEALS = re.compile(
     r"^redeals: (?P<redeals>\d+) \((fewest|fewest not proven, at least (?P<least>\d+): limit (?P<limit>\w+) reached)\)$"
