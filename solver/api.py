@@ -49,9 +49,19 @@ def _check_common(
     max_memory: object,
 ) -> None:
     """The arguments solve, hint and survey share: each of the type it must be."""
+    check_rules(game, variant, options)
+    check_limits(max_nodes, max_seconds, max_memory)
+
+
+def check_rules(game: object, variant: object, options: object) -> None:
+    """The game, variant and options as a caller gives them: each of the type it must be."""
     _check("game", game, (str,), "a game or variant name, e.g. 'accordion'")
     _check("variant", variant, (str, type(None)), "a variant name or None")
     _check("options", options, (Mapping, type(None)), "a dict of option values, e.g. {'compulsory': True}")
+
+
+def check_limits(max_nodes: object, max_seconds: object, max_memory: object) -> None:
+    """The limits of a search as a caller gives them: each of the type it must be."""
     _check("max_nodes", max_nodes, (int, type(None)), "a whole number of states or None (no limit)")
     _check("max_seconds", max_seconds, (int, float, type(None)), "a number of CPU seconds or None (no limit)")
     _check("max_memory", max_memory, (int, str), "a number of bytes or a size such as '2G'")
@@ -305,14 +315,43 @@ class SurveyRows:
         _check("slowest", slowest, (int,), "a whole number of deals to list")
         return summarize(self.path, slowest)
 
+    def __len__(self) -> int:
+        """How many deals the survey file holds."""
+        from solver.service.store import Store
+
+        store = Store(self.path)
+        try:
+            ((count,),) = store.each("SELECT COUNT(*) FROM deals")
+        finally:
+            store.close()
+        return int(count)
+
     def to_frame(self) -> Any:
+        """The rows as a pandas DataFrame (pandas must be installed): one row per deal, a column
+        per field of :class:`~solver.service.store.Row` but ``options``, which becomes a column
+        per option (``compulsory``, ``piles``, ...; ``option_NAME`` where a field has its name),
+        ``score_proven`` a bool, and the counts that may be missing (seed, score, redeals, line)
+        pandas' nullable integers, so that no whole number turns into a float."""
         try:
             import pandas  # type: ignore[import-untyped]  # optional, and its stubs are a separate package
         except ImportError:
             raise UserError("to_frame() needs pandas: pip install pandas") from None
+        import json
+
         from solver.service.store import Row
 
-        return pandas.DataFrame(list(self), columns=Row._fields)
+        fields = [name for name in Row._fields if name != "options"]
+        records = []
+        for row in self:
+            record = {name: getattr(row, name) for name in fields}
+            record["score_proven"] = bool(row.score_proven)
+            for name, value in json.loads(row.options).items():
+                record[f"option_{name}" if name in Row._fields else name] = value
+            records.append(record)
+        frame = pandas.DataFrame.from_records(records, columns=fields if not records else None)
+        for name in ("seed", "score", "redeals", "line"):
+            frame[name] = frame[name].astype("Int64")
+        return frame.astype({"score_proven": bool})
 
 
 def load_survey(path: str | Path) -> SurveyRows:

@@ -215,3 +215,72 @@ def test_a_survey_begun_from_python_with_whole_seconds_resumes_from_the_command_
     )
     assert ran.exit_code == 0, ran.output
     assert len(list(solver.load_survey(out))) == 3
+
+
+def test_every_error_a_caller_may_meet_is_importable_from_solver_errors() -> None:
+    """Each exception class the package defines for callers (every UserError and RunLost) is
+    solver.errors' own, wherever it is raised; a lost worker is no bad value of the caller's."""
+    import importlib
+    import pkgutil
+
+    import rulesets
+    import solver.errors
+
+    found = set()
+    for package in (solver, rulesets):
+        for module in pkgutil.walk_packages(package.__path__, package.__name__ + "."):
+            if module.name.rsplit(".", 1)[-1].startswith("_"):
+                continue  # the compiled modules and the console script's entry define no errors
+            for value in vars(importlib.import_module(module.name)).values():
+                if isinstance(value, type) and issubclass(value, (solver.errors.UserError, solver.errors.RunLost)):
+                    found.add(value)
+    assert found == {getattr(solver.errors, name) for name in solver.errors.__all__}
+    assert all(error.__module__ == "solver.errors" for error in found)
+    from solver.errors import RunLost, SchedulerLost, WorkerLost
+
+    for lost in (RunLost, WorkerLost, SchedulerLost):
+        assert issubclass(lost, RuntimeError) and not issubclass(lost, ValueError)
+    assert solver.errors is importlib.import_module("solver.errors")
+
+
+def test_store_fault_survives_a_trip_through_pickle() -> None:
+    from solver.errors import StoreFault
+
+    fault = pickle.loads(pickle.dumps(StoreFault("s.sqlite", "the disk is full", "free some space", False)))
+    assert (str(fault), fault.what, fault.fix, fault.resumable) == (
+        "s.sqlite: the disk is full; free some space",
+        "the disk is full",
+        "free some space",
+        False,
+    )
+
+
+def test_games_describe_and_version() -> None:
+    from importlib.metadata import version
+
+    listed = solver.games()
+    cli = json.loads(run_cli("games", "--json").stdout)
+    assert [game.record() for game in listed] == cli and listed[0].name == "accordion"
+    assert "parlett" in listed[0].variants
+    described = solver.describe("PARLETT")  # a variant names its game, in any case
+    assert described.name == "accordion" and described.options["compulsory"] is False
+    assert str(described) == run_cli("describe", "accordion").stdout.rstrip("\n")
+    assert described.record() == json.loads(run_cli("describe", "accordion", "--json").stdout)
+    assert solver.__version__ == version("patience-solver") and "Game" in dir(solver)
+
+
+def test_a_loaded_survey_has_a_length_and_a_frame_of_real_types(tmp_path: Path) -> None:
+    pandas = pytest.importorskip("pandas", reason="pandas is optional: to_frame() needs it")
+    out = tmp_path / "s.sqlite"
+    solver.survey("parlett", "1-4", out, max_nodes=3000)
+    rows = solver.load_survey(out)
+    assert len(rows) == 4 == len(list(rows))
+    frame = rows.to_frame()
+    assert frame["score_proven"].dtype == bool and frame["compulsory"].dtype == bool
+    assert list(frame["compulsory"]) == [True] * 4 and list(frame["order"]) == ["choice"] * 4
+    assert "options" not in frame.columns and str(frame["seed"].dtype) == "Int64"
+    assert frame["redeals"].isna().all() and list(frame["seed"]) == [1, 2, 3, 4]
+    assert isinstance(frame, pandas.DataFrame)
+    empty = tmp_path / "empty.sqlite"
+    solver.survey("parlett", "1-1", empty, max_nodes=10)
+    assert len(solver.load_survey(empty)) == 1

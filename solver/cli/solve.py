@@ -331,11 +331,11 @@ def _print_outcome(outcome: Outcome, show: bool, line: int | None = None) -> Non
         print(f"{family.score_label}: no end of the game reached")
     else:
         qualifier = "best found" if undecided else "minimum"
-        line = f"{family.score_label} ({qualifier}): {score}"
+        scored = f"{family.score_label} ({qualifier}): {score}"
         if family.threshold is not None:
             name, most = family.threshold
-            line += f"; {name} win ({most} or fewer): {'yes' if score <= most else 'no'}"
-        print(line)
+            scored += f"; {name} win ({most} or fewer): {'yes' if score <= most else 'no'}"
+        print(scored)
     cost = outcome.cost()
     if cost is not None:
         proof = (

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import html
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from string import Template
 from typing import Any, NamedTuple
 
@@ -80,7 +80,32 @@ height="8" fill="#2f66b0"/></pattern>
 </defs>
 </svg>"""
 
-_CSS = """
+#: The table's style, shared by the replay page and the board a Game shows in a notebook: $table
+#: is the table's selector, and $scope goes before every other selector (nothing in a notebook's
+#: page is styled by the board's rules).
+_TABLE_CSS = Template("""
+$table { background: var(--felt); border-radius: 12px; padding: 14px;
+  display: flex; flex-direction: column; gap: 18px; }
+${scope}.row { display: flex; flex-wrap: wrap; gap: 5px; align-items: flex-start; }
+${scope}.row.fanned { gap: 16px; }
+${scope}.place { display: flex; flex-direction: column; align-items: center; min-width: 64px;
+  color: #e8f3ea; font-size: 12px; }
+${scope}.place .label { height: 16px; }
+${scope}.place .count { height: 16px; margin-top: 4px; opacity: .85; }
+${scope}.place svg { display: block; border-radius: 6px; }
+${scope}.place.touched svg { outline: 3px solid var(--gold); outline-offset: 2px;
+  box-shadow: 0 0 12px var(--gold); }
+${scope}.place.touched .label { color: var(--gold); font-weight: 700; }
+${scope}.face { fill: #fff; stroke: #777; }
+${scope}.back { fill: url(#card-back); stroke: #fff; stroke-width: 2; }
+${scope}.empty { fill: none; stroke: #9cc5a8; stroke-dasharray: 5 4; }
+${scope}.red { fill: #c8102e; }
+${scope}.black { fill: #111; }
+${scope}.rank { font: 700 17px system-ui, "DejaVu Sans", sans-serif; }
+${scope}.down { font: 700 18px system-ui, "DejaVu Sans", sans-serif; fill: #fff; }
+""")
+
+_CSS_TEMPLATE = """
 :root { --felt: #2d6a40; --gold: #ffc83d; }
 * { box-sizing: border-box; }
 body { margin: 0; font: 15px/1.4 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans",
@@ -102,32 +127,15 @@ button:disabled { opacity: .4; cursor: default; }
 #status b { font-family: ui-monospace, "DejaVu Sans Mono", monospace; }
 #hint { margin-left: auto; color: #666; font-size: 13px; }
 #body { display: flex; align-items: flex-start; gap: 14px; padding: 14px 18px; }
-#table { flex: 1; background: var(--felt); border-radius: 12px; padding: 14px;
-  min-height: 200px; display: flex; flex-direction: column; gap: 18px; }
-.row { display: flex; flex-wrap: wrap; gap: 5px; align-items: flex-start; }
-.row.fanned { gap: 16px; }
-.place { display: flex; flex-direction: column; align-items: center; min-width: 64px;
-  color: #e8f3ea; font-size: 12px; }
-.place .label { height: 16px; }
-.place .count { height: 16px; margin-top: 4px; opacity: .85; }
-.place svg { display: block; border-radius: 6px; }
-.place.touched svg { outline: 3px solid var(--gold); outline-offset: 2px;
-  box-shadow: 0 0 12px var(--gold); }
-.place.touched .label { color: var(--gold); font-weight: 700; }
-.face { fill: #fff; stroke: #777; }
-.back { fill: url(#card-back); stroke: #fff; stroke-width: 2; }
-.empty { fill: none; stroke: #9cc5a8; stroke-dasharray: 5 4; }
-.red { fill: #c8102e; }
-.black { fill: #111; }
-.rank { font: 700 17px system-ui, "DejaVu Sans", sans-serif; }
-.down { font: 700 18px system-ui, "DejaVu Sans", sans-serif; fill: #fff; }
-#moves { width: 200px; max-height: 80vh; overflow: auto; margin: 0; padding: 6px 6px 6px 34px;
+#table { flex: 1; min-height: 200px; }
+$table_css#moves { width: 200px; max-height: 80vh; overflow: auto; margin: 0; padding: 6px 6px 6px 34px;
   background: #fff; border-radius: 8px; font-family: ui-monospace, "DejaVu Sans Mono",
   monospace; font-size: 13px; }
 #moves li { cursor: pointer; padding: 1px 4px; border-radius: 4px; }
 #moves li.done { color: #888; }
 #moves li.current { background: var(--gold); color: #000; }
 """
+_CSS = Template(_CSS_TEMPLATE).substitute(table_css=_TABLE_CSS.substitute(table="#table", scope=""))
 
 _JS = """
 "use strict";
@@ -146,8 +154,9 @@ function make(tag, className, text) {
   return node;
 }
 
+// The card's rank as the moves and positions write it (T for ten), so the page has one spelling.
 function face(name, y) {
-  const rank = name[0] === "T" ? "10" : name[0], suit = name[1];
+  const rank = name[0], suit = name[1];
   const colour = "DH".includes(suit) ? "red" : "black";
   return `<g transform="translate(0 ${y})" class="${colour}">` +
     `<rect class="face" x="1" y="1" width="${W - 2}" height="${H - 2}" rx="5"/>` +
@@ -163,10 +172,12 @@ function back(y, count) {
 }
 
 // A place's cards as SVG: a fanned place shows every card (face-down ones first, closer
-// together); any other place shows its top card, or one back with the face-down count.
+// together, under its face-up ones); any other place, or a fanned one holding only face-down
+// cards (Baroness's stock), shows its top card, or one back with the face-down count.
+// solver/service/replay_page.py draws the same in Python (place_svg), string for string.
 function drawing(place, fanned) {
   let parts = [], top = 0, y = 0;  // top: where the last card drawn starts
-  if (fanned) {
+  if (fanned && place.cards.length) {
     for (let i = 0; i < place.down; i++, y += BACK_FAN) { top = y; parts.push(back(y, 0)); }
     for (const name of place.cards) { top = y; parts.push(face(name, y)); y += FAN; }
   } else if (place.cards.length) {
@@ -285,6 +296,84 @@ _PAGE = Template(
 </html>
 """
 )
+
+
+# --- The board: the replay page's table drawn in Python, for a Game in a notebook -----------------
+
+#: Card size and fanned offsets (face up, face down), in pixels: the page script's W, H, FAN, BACK_FAN.
+_W, _H, _FAN, _BACK_FAN = 64, 90, 24, 8
+
+
+def _face(name: str, y: int) -> str:
+    """One face-up card (``name`` as the notation writes it, ``TH``) whose top is at ``y``."""
+    rank, suit = name[0], name[1]
+    colour = "red" if suit in "DH" else "black"
+    return (
+        f'<g transform="translate(0 {y})" class="{colour}">'
+        f'<rect class="face" x="1" y="1" width="{_W - 2}" height="{_H - 2}" rx="5"/>'
+        f'<text class="rank" x="5" y="19">{rank}</text>'
+        f'<use href="#suit-{suit}" x="{_W - 20}" y="5" width="15" height="15"/>'
+        f'<use href="#suit-{suit}" x="{_W // 2 - 17}" y="{_H // 2 - 10}" width="34" height="34"/></g>'
+    )
+
+
+def _back(y: int, count: int) -> str:
+    """One face-down card whose top is at ``y``, showing ``count`` when it stands for several."""
+    text = (
+        f'<text class="down" x="{_W // 2}" y="{y + _H // 2 + 6}" text-anchor="middle">{count}</text>'
+        if count > 1
+        else ""
+    )
+    return f'<rect class="back" x="1" y="{y + 1}" width="{_W - 2}" height="{_H - 2}" rx="5"/>' + text
+
+
+def place_svg(cards: Sequence[str], down: int, fanned: bool) -> str:
+    """A place's cards as SVG, exactly as the page's script draws them (``drawing``): a fanned place
+    shows every card, face-down ones first; any other, or a fanned one holding only face-down
+    cards (a stock), its top card or one back with the count."""
+    parts, top, y = [], 0, 0
+    if fanned and cards:
+        for _ in range(down):
+            top = y
+            parts.append(_back(y, 0))
+            y += _BACK_FAN
+        for name in cards:
+            top = y
+            parts.append(_face(name, y))
+            y += _FAN
+    elif cards:
+        parts.append(_face(cards[-1], 0))
+    elif down:
+        parts.append(_back(0, down))
+    if not parts:
+        parts.append(f'<rect class="empty" x="2" y="2" width="{_W - 4}" height="{_H - 4}" rx="5"/>')
+    return f'<svg width="{_W}" height="{top + _H}" viewBox="0 0 {_W} {top + _H}">{"".join(parts)}</svg>'
+
+
+def board_html(picture: Picture, touched: Collection[str] = ()) -> str:
+    """The table of ``picture`` as the replay page draws it, as one HTML fragment needing no script
+    (a notebook shows it inline; its style applies inside it only), ``touched`` places outlined."""
+    rows = []
+    for index, row in enumerate(picture.rows):
+        fanned = index < len(picture.fanned) and picture.fanned[index]
+        places = []
+        for place in row:
+            cards = [NAME[code] for code in place.cards]
+            total = len(cards) + place.face_down
+            count = f"{total} cards" if not fanned and cards and total > 1 else ""
+            places.append(
+                f'<div class="place{" touched" if place.label in touched else ""}"'
+                f' data-label="{html.escape(place.label)}" data-cards="{" ".join(cards)}"'
+                f' data-face-down="{place.face_down}"><div class="label">{html.escape(place.label)}</div>'
+                f'{place_svg(cards, place.face_down, fanned)}<div class="count">{count}</div></div>'
+            )
+        rows.append(f'<div class="row{" fanned" if fanned else ""}">{"".join(places)}</div>')
+    style = _TABLE_CSS.substitute(table=".patience-board .table", scope=".patience-board ")
+    variables = ".patience-board { --felt: #2d6a40; --gold: #ffc83d; font-family: system-ui, sans-serif; }"
+    return (
+        f'<div class="patience-board"><style>{variables}{style}</style>{_SUITS}'
+        f'<div class="table">{"".join(rows)}</div></div>'
+    )
 
 
 def outcome_page(outcome: Any) -> str:
