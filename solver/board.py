@@ -261,7 +261,8 @@ class Game:
 
         board = board_html(self._rules.picture(self.state), self._touched())
         caption = f"{html.escape(self._title())}<br><code>{html.escape(self.position)}</code>"
-        return f'<figure style="margin:0">{board}<figcaption>{caption}</figcaption></figure>'
+        style = "margin:0;font:14px/1.4 system-ui,sans-serif"
+        return f'<figure style="{style}">{board}<figcaption>{caption}</figcaption></figure>'
 
     def __str__(self) -> str:
         return self.picture()

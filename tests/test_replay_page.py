@@ -20,9 +20,10 @@ from typing import Any, NamedTuple
 
 import pytest
 
+import solver
 from rulesets.cards import MATCH, NAME, RANK, SUIT
 from rulesets.picture import Picture, Place
-from solver.service.replay_page import Step, replay_page
+from solver.service.replay_page import Step, board_html, place_svg, replay_page
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 
@@ -182,7 +183,20 @@ def _face_down() -> Sample:
     return Sample("face-down", _header("face-down piles", "won", "0 cards left"), start, steps)
 
 
-SAMPLES = [_accordion(), _baroness(), _amazons(), _face_down()]
+def _solved(preset: str, seed: int) -> Sample:
+    """A real game's replay, drawn from its own pictures (Baroness's stock sits in a fanned row)."""
+    solved = solver.solve(preset, seed=seed)
+    outcome = solved.outcome
+    game, state, steps = outcome.setup.game, outcome.start, []
+    for text, move in zip(outcome.line_text(), outcome.result.best_line):
+        touched = game.touched(state, move)
+        state = game.apply(state, move)
+        steps.append(Step(text, game.picture(state), frozenset(touched)))
+    header = _header(preset, solved.result, f"{solved.score} {outcome.setup.family.score_label}")
+    return Sample(f"{preset}-{seed}", header, game.picture(outcome.start), steps)
+
+
+SAMPLES = [_accordion(), _baroness(), _amazons(), _face_down(), _solved("baroness", 3)]
 
 
 def test_samples_are_long_enough_to_step_through() -> None:
@@ -245,8 +259,11 @@ def _expected_rows(picture: Picture, touched: frozenset[str], with_drawing: bool
             continue
         places = []
         for place in row:
-            shown = place.cards if fanned else place.cards[-1:]
-            backs = place.face_down if fanned else int(bool(place.face_down and not place.cards))
+            # A fanned place shows every card; a place holding only face-down cards (a stock, fanned or
+            # not) shows one back with their count, as does any place not fanned.
+            spread = fanned and bool(place.cards)
+            shown = place.cards if spread else place.cards[-1:]
+            backs = place.face_down if spread else int(bool(place.face_down and not place.cards))
             places.append(
                 {
                     "label": place.label,
@@ -272,7 +289,7 @@ return [...document.querySelectorAll('#table .row')].map(row => ({
     label: p.dataset.label, cards: p.dataset.cards, faceDown: p.dataset.faceDown,
     touched: p.classList.contains('touched'),
     drawn: [...p.querySelectorAll('svg g')].map(g =>
-      g.querySelector('text.rank').textContent.replace('10', 'T') +
+      g.querySelector('text.rank').textContent +
       g.querySelector('use').getAttribute('href').slice(-1)),
     backs: p.querySelectorAll('svg .back').length,
   })),
@@ -429,3 +446,67 @@ def test_a_page_from_a_position_says_so_where_a_deal_page_says_the_deal():
     assert ["from", "a game in progress (its position)"] in data["header"]
     dealt = _embedded(solver.solve("accordion", seed=7).to_html())
     assert dealt["opening"] == "the deal as dealt" and ["from", "PySolFC deal #7"] in dealt["header"]
+
+
+# --- One drawing of a table: the page's script and the board a Game shows in a notebook ---------
+
+
+def _every_place() -> list[tuple[list[str], int, bool]]:
+    """Every place of every sample's every step, as (cards, face-down count, fanned)."""
+    found = []
+    for sample in SAMPLES:
+        for picture in [sample.start, *(step.picture for step in sample.steps)]:
+            for index, row in enumerate(picture.rows):
+                fanned = index < len(picture.fanned) and picture.fanned[index]
+                found += [([NAME[c] for c in place.cards], place.face_down, fanned) for place in row]
+    return list({repr(place): place for place in found}.values())
+
+
+def test_the_page_and_the_board_draw_every_place_alike(browser: Any, tmp_path: Path) -> None:
+    """The page's script (``drawing``) and Python (``place_svg``) give the same SVG, character for
+    character, for every place of the samples: one drawing, whichever draws it."""
+    sample = SAMPLES[0]
+    page = tmp_path / "drawing.html"
+    page.write_text(replay_page(sample.header, sample.start, sample.steps), encoding="utf-8")
+    browser.get(page.as_uri())
+    places = _every_place()
+    drawn = browser.execute_script(
+        "return arguments[0].map(([cards, down, fanned]) => drawing({cards: cards, down: down}, fanned));", places
+    )
+    assert drawn == [place_svg(cards, down, fanned) for cards, down, fanned in places]
+    assert any(not cards and down > 1 and fanned for cards, down, fanned in places)  # a stock in a fanned row
+
+
+def test_the_baroness_stock_is_one_back_with_its_count(browser: Any, screenshots: Path, tmp_path: Path) -> None:
+    """Baroness's stock sits in a fanned row: it is drawn as one card back showing its count (it
+    was 47 overlapping backs, 460 px tall), as Accordion's and Amazons' stocks are."""
+    page = tmp_path / "baroness.html"
+    page.write_text(solver.solve("baroness", seed=3).to_html(), encoding="utf-8")
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.get(page.as_uri())
+    stock = browser.find_element("css selector", '.place[data-label="stock"]')
+    assert stock.get_attribute("data-face-down") == "47"
+    svg = stock.find_element("css selector", "svg")
+    assert svg.get_attribute("height") == "90" and len(stock.find_elements("css selector", ".back")) == 1
+    assert stock.find_element("css selector", "text.down").text == "47"
+    _screenshot(browser, screenshots, "baroness-3-start")
+
+
+def test_a_games_board_draws_in_a_browser_as_the_page_does(browser: Any, screenshots: Path, tmp_path: Path) -> None:
+    """The notebook board of a Game (``_repr_html_``), alone on a page: the same places, cards and
+    highlight as the replay page would draw, no script needed, and tens written T as in the moves."""
+    game = solver.Game("baroness", seed=3)
+    game.replay(["discard KC", "discard 6S+7H", "deal"])
+    page = tmp_path / "board.html"
+    page.write_text(f"<!DOCTYPE html><html><body>{game._repr_html_()}</body></html>", encoding="utf-8")
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.get(page.as_uri())
+    picture = game._rules.picture(game.state)
+    touched = game._touched()
+    read = browser.execute_script(READ_TABLE.replace("#table .row", ".patience-board .row"))
+    assert read == _expected_rows(picture, touched, with_drawing=True)
+    ranks = browser.execute_script("return [...document.querySelectorAll('text.rank')].map(t => t.textContent)")
+    assert "10" not in ranks and set(ranks) <= set("A23456789TJQK")
+    assert [e for e in browser.get_log("browser") if e["level"] == "SEVERE"] == []
+    assert board_html(picture, touched) in game._repr_html_()
+    _screenshot(browser, screenshots, "board-baroness-3")

@@ -369,9 +369,14 @@ def board_html(picture: Picture, touched: Collection[str] = ()) -> str:
             )
         rows.append(f'<div class="row{" fanned" if fanned else ""}">{"".join(places)}</div>')
     style = _TABLE_CSS.substitute(table=".patience-board .table", scope=".patience-board ")
-    variables = ".patience-board { --felt: #2d6a40; --gold: #ffc83d; font-family: system-ui, sans-serif; }"
+    # As wide as its table (a notebook's output is as wide as the page), in the page's font;
+    # after the shared rules, so that it wins over their display: flex.
+    variables = (
+        ".patience-board { --felt: #2d6a40; --gold: #ffc83d; font: 15px/1.4 system-ui, sans-serif; }"
+        ".patience-board .table { display: inline-flex; }"
+    )
     return (
-        f'<div class="patience-board"><style>{variables}{style}</style>{_SUITS}'
+        f'<div class="patience-board"><style>{style}{variables}</style>{_SUITS}'
         f'<div class="table">{"".join(rows)}</div></div>'
     )
 
