@@ -8,9 +8,7 @@ from solver.engine import NO_EXTENSIONS, compiled_core
 
 # The engine fixture is function-scoped and sets one environment variable that every example of
 # a hypothesis test shares, so the check against function-scoped fixtures does not apply.
-settings.register_profile(
-    "default", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture]
-)
+settings.register_profile("default", deadline=None, max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
 settings.load_profile("default")
 
 
