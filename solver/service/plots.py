@@ -85,6 +85,8 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
     """The deals by score, each bar stacked by verdict (won and lost deals' scores are proven
     minima, unknown deals' the best found), with the win rate's range and the threshold win."""
     plt = pyplot()
+    from matplotlib.ticker import MaxNLocator
+
     survey, histogram = summary["survey"], summary["histogram"]
     threshold = summary.get("threshold")
     scored = [row["score"] for row in histogram if row["score"] is not None]
@@ -92,7 +94,9 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
         scored += [threshold["at_most"], threshold["at_most"] + 1]
     ticks = list(range(min(scored), max(scored) + 1)) if scored else []
     by_score = {row["score"]: row for row in histogram}
-    labels = [str(score) for score in ticks] + (["none"] if None in by_score else [])
+    # A bar for every score, a label only every `step` of them (past 20 scores they ran together).
+    step = label_step(len(ticks))
+    labels = [str(score) if score % step == 0 else "" for score in ticks] + (["none"] if None in by_score else [])
     keys = [*ticks, *([None] if None in by_score else [])]
     figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
     try:
@@ -111,9 +115,10 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
                     linewidth=0.5,
                 )
                 bottom = [b + h for b, h in zip(bottom, heights)]
-        axes.set_xticks(range(len(keys)), labels, fontsize=8 if len(keys) > 30 else None)
+        axes.set_xticks(range(len(keys)), labels)
         axes.set_xlabel(survey["score_label"])
         axes.set_ylabel("deals")
+        axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # deals are counted whole
         notes = [
             f"won {summary['won']}, lost {summary['lost']}, unknown {summary['unknown']}",
             f"win rate {percent(summary['win_rate_low'])} to {percent(summary['win_rate_high'])} (95%)",
@@ -133,6 +138,21 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
         _save(figure, "--plot", target, dpi)
     finally:
         plt.close(figure)
+
+
+#: The most score labels under a figure's bars: more ran together at the figure's width.
+MOST_LABELS = 20
+
+
+def label_step(scores: int) -> int:
+    """The labelling step for ``scores`` consecutive scores: the smallest of 1, 2, 5, 10, 20, 50,
+    ... that labels at most :data:`MOST_LABELS` of them (labels at round numbers)."""
+    step, factors = 1, (2, 2.5, 2)  # 1 -> 2 -> 5 -> 10 -> 20 -> 50 ...
+    turn = 0
+    while scores / step > MOST_LABELS:
+        step = round(step * factors[turn % 3])
+        turn += 1
+    return step
 
 
 def plot_cpu(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target: str, dpi: int) -> None:
