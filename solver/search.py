@@ -41,6 +41,17 @@ class _LimitReached(Exception):
         self.limit = limit
 
 
+#: The states this process's Python searches have expanded, counted at each limit check (every
+#: _CHECK_EVERY states) and at each search's end, for a display to show a long search is alive.
+_EXPANDED = [0]
+
+
+def expanded() -> int:
+    """The states this process's Python searches have expanded so far (the running one up to its
+    last limit check); a display shows the growth between two looks."""
+    return _EXPANDED[0]
+
+
 class _Budget:
     """Counts expanded states, enforces the node and CPU-time limits, and says when to look.
 
@@ -53,6 +64,7 @@ class _Budget:
         self.started = time.process_time()
         self.nodes = 0
         self.node_limit = float("inf") if limits.max_nodes is None else limits.max_nodes
+        self.counted = 0  # of self.nodes, those added to the process's count (see expanded)
 
     def elapsed(self) -> float:
         return time.process_time() - self.started
@@ -63,6 +75,7 @@ class _Budget:
         ``nodes`` counts the state about to be expanded, so passing the node limit means that
         state is not expanded (nor counted): exactly ``max_nodes`` states are.
         """
+        self.count()
         if self.nodes > self.node_limit:
             self.nodes -= 1
             raise _LimitReached("max_nodes")
@@ -75,7 +88,13 @@ class _Budget:
         (every expanded state adds at most one entry, so it cannot fill sooner)."""
         return min(nodes + _CHECK_EVERY, cap, self.node_limit + 1, nodes + table.room())
 
+    def count(self) -> None:
+        """Add the states expanded since the last count to the process's (:func:`expanded`)."""
+        _EXPANDED[0] += self.nodes - self.counted
+        self.counted = self.nodes
+
     def stats(self, table: TranspositionTable | ValueTable, iterations: int = 1) -> Stats:
+        self.count()
         table.note_size()
         memory = table.memory
         return Stats(

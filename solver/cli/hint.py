@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from solver.cli.errors import UsageError
-from solver.cli.options import DEAL, GAME, LIMITS, POSITION, RULES, SEED, Command, switch
+from solver.cli.options import DEAL, GAME, LIMITS, POSITION, PROGRESS, RULES, SEED, Command, switch
 
 if TYPE_CHECKING:
     from solver.service.hinting import Hint
@@ -23,12 +23,13 @@ def hint_command(
     max_seconds: float | None = None,
     max_memory: str = "2G",
     as_json: bool = False,
+    progress: bool | None = None,
 ) -> None:
     """Every legal move with what it leaves (won, lost or unknown, and the best score after it),
     best first. The limits apply to each move's search; a move cut by one says unknown."""
     import json
 
-    from solver.cli.solve import Deals
+    from solver.cli.solve import Deals, searching
     from solver.service.hinting import hints
     from solver.service.setup import Setup, limits
 
@@ -37,7 +38,8 @@ def hint_command(
     if sum(value is not None for value in (seed, deal, position)) != 1:
         raise UsageError("give exactly one of --seed, --deal or --position")
     ((_, _, start, _),) = Deals(setup, seed, deal, None, position=position)
-    found = hints(setup, start, bounds)
+    with searching(setup, progress, as_json)():
+        found = hints(setup, start, bounds)
     rules, text = setup.game, setup.game.write_position(start)
     # With no move left the position is an end: say how it ended, which no move's verdict tells.
     end = None if found else _end(rules.is_won(start), rules.score(start))
@@ -87,5 +89,6 @@ COMMAND = Command(
         *RULES,
         *LIMITS,
         switch("--json", "as_json", "Print one JSON object with the moves in order."),
+        PROGRESS,
     ),
 )

@@ -201,6 +201,13 @@ MAX_SECONDS = Argument(
 MAX_MEMORY = Argument(
     ("--max-memory",), "max_memory", "Memory bound of the transposition table (e.g. 500M, 2G).", metavar="SIZE"
 )
+PROGRESS = Argument(
+    ("--progress",),
+    "progress",
+    "Show on stderr that a long search is alive: time so far and states (default: on a terminal, "
+    "not under CI, not with --json).",
+    action=OnceEither,
+)
 #: The rules and the limits, which every command that searches takes.
 RULES = (VARIANT, OPTIONS)
 LIMITS = (MAX_NODES, MAX_SECONDS, MAX_MEMORY)

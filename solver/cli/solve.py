@@ -8,7 +8,7 @@ the top of its module, all of them pay for (see benchmarks/startup.py).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
@@ -19,6 +19,7 @@ from solver.cli.options import (
     GAME,
     LIMITS,
     POSITION,
+    PROGRESS,
     RULES,
     SEED,
     Argument,
@@ -31,6 +32,7 @@ from solver.result import Verdict
 from solver.service.inputs import STDIN, name_of, read_text, text_lines, without_bom
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
     from pathlib import Path
 
     from solver.service.setup import Setup
@@ -92,6 +94,7 @@ def solve_command(
     as_json: bool = False,
     verdict_code: bool = False,
     html: Path | None = None,
+    progress: bool | None = None,
 ) -> int:
     """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves.
 
@@ -118,8 +121,10 @@ def solve_command(
         _check_page_target(html, reads_stdin=deal == STDIN)
     deals = Deals(setup, seed, deal, file, position=position, seeds=seeds, as_json=as_json)
     verdicts = set()
+    alive = searching(setup, progress, as_json)
     for number, (deal_seed, cards, start, line) in enumerate(deals):
-        solved = Solved(solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals))
+        with alive():
+            solved = Solved(solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals))
         outcome = solved.outcome
         verdicts.add(outcome.result.verdict)
         if html is not None:
@@ -140,6 +145,21 @@ def solve_command(
     if deals.bad_lines:
         return ExitCode.BAD_LINES
     return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
+
+
+def searching(setup: Setup, progress: bool | None, as_json: bool) -> Callable[[], AbstractContextManager[Any]]:
+    """What shows that a long search is alive: on a terminal (not under CI, not for --json's
+    readers) unless ``--no-progress``, or whenever ``--progress``; else nothing."""
+    from contextlib import nullcontext
+
+    from solver.cli.progress import Searching, show_progress
+
+    if not (show_progress() and not as_json if progress is None else progress):
+        return nullcontext
+    from solver.engine import PYTHON, engine_for
+
+    counts = engine_for(setup.game) == PYTHON
+    return lambda: Searching(counts)
 
 
 def _check_page_target(html: Path, reads_stdin: bool) -> None:
@@ -405,6 +425,7 @@ COMMANDS = (
                 "Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts).",
             ),
             Argument(("--html",), "html", "Also write a page replaying the line move by move.", path, metavar="FILE"),
+            PROGRESS,
         ),
     ),
     Command(

@@ -76,22 +76,19 @@ def survey_command(
         bar.close()
     _print_tally(out, tally)
     if tally.interrupted:
-        say(
-            f"patience: interrupted with {tally.skipped + tally.solved} of {tally.total} deals stored: "
-            "rerun the same command to carry on where it stopped"
-        )
+        stored = tally.skipped + tally.solved
+        say(f"patience: interrupted with {stored} of {tally.total} deals stored: rerun to carry on")
         return ExitCode.INTERRUPTED
     return ExitCode.OK
 
 
 def _print_tally(out: Path, tally: Tally) -> None:
-    """One line: deals stored, of which already there, and what was solved now (and how fast)."""
+    """Two lines within 80 columns (but a long file name): the deals stored, of which already
+    there; then what was solved now (and how fast)."""
     counts = ", ".join(f"{tally.results.get(k, 0)} {k}" for k in ("won", "lost", "unknown"))
-    rate = f", {tally.solved / tally.wall_seconds:.1f} deals/s" if tally.solved and tally.wall_seconds > 0 else ""
-    print(
-        f"{out}: {tally.skipped + tally.solved} of {tally.total} deals stored "
-        f"({tally.skipped} already there; solved now: {counts}{rate})"
-    )
+    rate = f" ({tally.solved / tally.wall_seconds:.1f} deals/s)" if tally.solved and tally.wall_seconds > 0 else ""
+    print(f"{out}: {tally.skipped + tally.solved} of {tally.total} deals stored ({tally.skipped} already there)")
+    print(f"solved now: {counts}{rate}")
 
 
 def report_command(

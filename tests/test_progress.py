@@ -1,0 +1,183 @@
+"""What a long command shows while it runs, read off a real terminal: tmux runs the command, and
+capture-pane reads its screen. The survey's bar (within 80 columns, a percentage, a labelled time
+left, a rate counting this run's deals only), and the searching line of a long solve or hint (on
+a terminal only, never for --json or a pipe, wiped before the answer)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from helpers import run_cli
+
+from solver.cli.progress import ProgressBar, Rate, Searching, clock
+from solver.service.setup import Setup
+from solver.service.survey import Tally
+
+PATIENCE = str(Path(sys.executable).with_name("patience"))
+#: A Baroness deal (PySolFC's 2, deal at will) that no search decides within seconds.
+LONG = ["solve", "baroness-pysol", "--seed", "2", "--max-seconds", "2.5"]
+
+
+# --- the survey's bar, drawn off screen --------------------------------------------------------
+
+
+def test_the_rate_counts_this_runs_deals_once_settled() -> None:
+    """A resumed run found 500 deals stored: they are no part of its rate, nor is the wait for the
+    first batch; the rate shows only once two batches are two seconds apart."""
+    rate = Rate()
+    rate.note(0, 0.0)  # the stored deals counted: this run has solved none
+    rate.note(8, 5.0)  # the first batch, after the workers' start
+    assert rate.per_second() is None
+    rate.note(18, 6.0)
+    assert rate.per_second() is None  # not settled yet: one second of batches
+    rate.note(28, 7.0)
+    assert rate.per_second() == pytest.approx(10.0)
+    rate.note(48, 9.0)
+    assert rate.per_second() == pytest.approx(10.0)  # steady work, a steady rate
+    assert rate.left(100, 9.0) == pytest.approx(10.0) and rate.left(100, 12.0) == pytest.approx(7.0)
+    assert clock(None) == "-:--:--" and clock(3725.4) == "1:02:05"
+
+
+@pytest.mark.parametrize("total", [40, 2_000, 1_000_000])
+def test_the_bar_is_two_lines_within_80_columns(total: int) -> None:
+    from rich.console import Console
+
+    bar = ProgressBar("queen-and-her-lad (queen-and-her-lad)")
+    bar.tally = Tally(total=total, skipped_results={"won": total // 4}, solved=total // 4, results={"lost": total // 4})
+    for moment, solved in ((0.0, 1), (3.0, total // 4)):
+        bar.rate.note(solved, moment)
+    console = Console(width=120, record=True, color_system=None)
+    console.print(bar)
+    lines = console.export_text().rstrip("\n").splitlines()
+    assert len(lines) == 2 and all(len(line) <= 80 for line in lines), lines
+    assert lines[0] == f"queen-and-her-lad (queen-and-her-lad): won {total // 4} lost {total // 4} unknown 0"
+    assert lines[1].lstrip().startswith("50% ") and f"{total // 2}/{total}" in lines[1]
+    assert " deals/s  left " in lines[1] and "━" in lines[1]
+
+
+# --- on a terminal: tmux ------------------------------------------------------------------------
+
+needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux: apt-get install tmux")
+
+
+class Pane:
+    """A tmux session of its own running one command in a terminal ``width`` columns wide."""
+
+    def __init__(self, name: str, command: list[str], cwd: Path, width: int = 100) -> None:
+        self.name = name
+        line = " ".join(f"'{word}'" for word in command)
+        shell = f"cd '{cwd}' && {line}; echo EXIT=$?; sleep 600"
+        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, check=False)
+        subprocess.run(
+            ["tmux", "new-session", "-d", "-s", name, "-x", str(width), "-y", "30", shell],
+            check=True,
+            env={**__import__("os").environ, "CI": ""},
+        )
+
+    def screen(self) -> list[str]:
+        """What the terminal shows, from the first line it wrote (its scrolled-off lines too)."""
+        command = ["tmux", "capture-pane", "-p", "-S", "-", "-t", self.name]
+        shown = subprocess.run(command, capture_output=True, text=True, check=True)
+        return shown.stdout.rstrip("\n").splitlines()
+
+    def wait_for(self, text: str, seconds: float = 60) -> list[str]:
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            screen = self.screen()
+            if any(text in line for line in screen):
+                return screen
+            time.sleep(0.2)
+        raise AssertionError(f"{text!r} never shown; the screen:\n" + "\n".join(self.screen()))
+
+    def keys(self, *keys: str) -> None:
+        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+
+    def close(self) -> None:
+        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True, check=False)
+
+
+@pytest.fixture
+def panes():
+    opened: list[Pane] = []
+
+    def open_pane(*args, **kwargs) -> Pane:
+        pane = Pane(*args, **kwargs)
+        opened.append(pane)
+        return pane
+
+    yield open_pane
+    for pane in opened:
+        pane.close()
+
+
+@needs_tmux
+def test_a_long_solve_shows_it_is_alive_then_only_its_answer(panes, tmp_path: Path, engine: str) -> None:
+    pane = panes(f"patience-solve-{engine}", [PATIENCE, *LONG], tmp_path)
+    counts = Setup.of("baroness-pysol").game  # states shown where the Python engine searches
+    from solver.engine import PYTHON, engine_for
+
+    screen = pane.wait_for("searching: 0:00:0")
+    (line,) = [line for line in screen if line.startswith("searching: ")]
+    print("\n".join(screen))
+    if engine_for(counts) == PYTHON:
+        assert "states so far (Ctrl-C stops)" in line
+    else:
+        assert "(compiled engine: states counted at the end; Ctrl-C stops)" in line
+    assert len(line) < 80
+    screen = pane.wait_for("EXIT=0")
+    print("\n".join(screen))
+    assert screen[0] == "baroness (baroness-pysol), seed 2" and not any("searching" in line for line in screen)
+
+
+@needs_tmux
+def test_json_and_pipes_get_no_progress(panes, tmp_path: Path) -> None:
+    pane = panes("patience-json", [PATIENCE, *LONG, "--json"], tmp_path)
+    time.sleep(2.0)
+    assert not any("searching" in line for line in pane.screen())
+    screen = pane.wait_for("EXIT=0")
+    assert screen[0].startswith('{"game": "baroness"')
+    piped = subprocess.run([PATIENCE, *LONG], capture_output=True, text=True, check=True)
+    assert piped.stderr == "" and piped.stdout.startswith("baroness (baroness-pysol), seed 2")
+    asked = subprocess.run([PATIENCE, *LONG, "--json", "--progress"], capture_output=True, text=True, check=True)
+    assert "searching: 0:00:0" in asked.stderr  # asked for: shown wherever stderr goes
+
+
+@needs_tmux
+def test_the_survey_bar_on_a_terminal_and_after_a_resume(panes, tmp_path: Path) -> None:
+    out = tmp_path / "s.sqlite"
+    survey = [PATIENCE, "survey", "parlett", "--seeds", "1-4000", "--max-nodes", "30000", "--out", str(out)]
+    pane = panes("patience-survey", survey, tmp_path)
+    screen = pane.wait_for(" deals/s  left ")
+    bar = [line for line in screen if "deals/s" in line]
+    print("\n".join(screen))
+    assert screen[0].startswith("accordion (parlett): won ") and "%" in bar[0] and len(bar[0]) <= 80
+    pane.wait_for(" deals/s  left 0:")  # a rate settled, and the time left it gives
+    pane.keys("C-c")
+    screen = pane.wait_for("EXIT=130")
+    print("\n".join(screen))
+    assert all(len(line) <= 80 for line in screen if str(out) not in line)
+    assert any(line.startswith("solved now: ") for line in screen)
+    stored = len(__import__("solver").load_survey(out))
+    again = panes("patience-survey-again", survey, tmp_path)
+    screen = again.wait_for("/4000")
+    print("\n".join(screen))
+    first = next(line for line in screen if "/4000" in line)
+    shown = int(first.split("/4000")[0].split()[-1])
+    assert shown >= stored and " - deals/s" in first  # the stored deals make no rate: none until settled
+    again.keys("C-c")
+    again.wait_for("EXIT=130")
+
+
+def test_searching_is_quiet_for_a_quick_answer(capsys: pytest.CaptureFixture[str]) -> None:
+    """The first line comes after a second: a quick solve shows nothing at all."""
+    import io
+
+    stream = io.StringIO()
+    with Searching(counts_states=True, stream=stream):
+        run_cli("solve", "accordion", "--seed", "7")
+    assert stream.getvalue() == ""
