@@ -201,7 +201,7 @@ class Family(NamedTuple):
                 "then the moves it allows:"
             )
         )
-        lines += [f"  {position}", fill(", ".join(moves), "  "), ""]
+        lines += [f"  position: {position}", fill(", ".join(moves), "  moves: ", " " * 9), ""]
         if self.options:
             lines.append("Options (--option name=value):")
             for option in self.options:

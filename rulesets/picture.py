@@ -29,22 +29,55 @@ class Picture(NamedTuple):
     rows: tuple[tuple[Place, ...], ...]
     fanned: tuple[bool, ...] = ()
 
-    def text(self, marked: Collection[str] = ()) -> str:
+    def text(self, marked: Collection[str] = (), width: int | None = None) -> str:
         """The picture as lines of text; the places whose labels are in ``marked`` (the ones the
-        last move changed) are flagged with ``*``."""
+        last move changed) are flagged with ``*``. Within ``width`` columns where given: a row of
+        top cards too wide is split into even lines (13 piles: 7 and 6), and a fanned place's
+        cards wrap under its first card."""
         lines = []
         # Rows of several top cards line up in columns: their labels padded to the widest.
         column = max((len(place.label) for row in self.rows if len(row) > 1 for place in row), default=0)
         for index, row in enumerate(self.rows):
             fanned = index < len(self.fanned) and self.fanned[index]
             if fanned:
-                width = max(len(place.label) for place in row)
+                widest = max(len(place.label) for place in row)
                 for place in row:
-                    lines.append(_place_text(place, marked, fanned=True, width=width))
+                    lines += _wrapped(_place_text(place, marked, fanned=True, width=widest), widest + 3, width)
             else:
-                width = column if len(row) > 1 else 0
-                lines.append(" ".join(_place_text(place, marked, fanned=False, width=width) for place in row))
+                pad = column if len(row) > 1 else 0
+                texts = [_place_text(place, marked, fanned=False, width=pad) for place in row]
+                lines += [" ".join(part) for part in _even_lines(texts, width)]
         return "\n".join(lines)
+
+
+def _even_lines(texts: list[str], width: int | None) -> list[list[str]]:
+    """``texts`` joined by spaces in as few lines of at most ``width`` columns as will do, the
+    lines as even as can be (all in one line where no width is given or it fits)."""
+    if width is None or not texts:
+        return [texts]
+    lines = 1
+    while lines < len(texts):
+        size = -(-len(texts) // lines)
+        if all(len(" ".join(texts[at : at + size])) <= width for at in range(0, len(texts), size)):
+            break
+        lines += 1
+    size = -(-len(texts) // lines)
+    return [texts[at : at + size] for at in range(0, len(texts), size)]
+
+
+def _wrapped(text: str, indent: int, width: int | None) -> list[str]:
+    """A fanned place's line, wrapped at its cards to ``width`` columns, the lines after the
+    first indented by ``indent`` (under its first card)."""
+    if width is None or len(text) <= width:
+        return [text]
+    lines, line = [], ""
+    for word in text.split(" "):
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = " " * indent + word
+        else:
+            line = f"{line} {word}" if line else word
+    return [*lines, line]
 
 
 def _place_text(place: Place, marked: Collection[str], fanned: bool, width: int = 0) -> str:

@@ -250,7 +250,7 @@ class Game:
     def picture(self) -> str:
         """The table as text, as ``patience solve --show`` draws it (the places the last move
         changed marked ``*``)."""
-        return str(self._rules.picture(self.state).text(self._touched()))
+        return str(self._rules.picture(self.state).text(self._touched(), width=80))
 
     def _repr_html_(self) -> str:
         """The table as the replay page draws it (a notebook shows it inline), with the title and

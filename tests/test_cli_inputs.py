@@ -443,6 +443,10 @@ def test_the_console_script_imports_no_parser_before_the_signal_handler():
         ("patience deal accordion --se", ["--seed"]),
         ("patience solve baroness --variant ", ["baroness", "baroness-classic", "baroness-pysol"]),  # its own only
         ("patience solve parlett --variant i", ["idle-year"]),
+        ("patience solve parlett --option ord", ["order=choice", "order=leftmost"]),  # the game's options
+        ("patience hint Amazons -o gather=r", ["gather=right-to-left"]),  # and their values
+        ("patience solve thirteens --option ", []),  # Thirteens has none
+        ("patience survey baroness --out s.sqlite --option pi", ["piles=5", "piles=6", "piles=7"]),
     ],
 )
 def test_the_shell_completes_commands_games_and_flags(tmp_path, line, words):

@@ -236,23 +236,47 @@ def test_without_matplotlib_a_figure_is_refused_in_one_line(mixed, tmp_path, mon
 
 
 def test_surveys_compared_side_by_side(mixed, decided):
+    """Two tables numbered alike, within 80 columns: what each survey is, then what it found."""
     result = run_cli("report", str(mixed[0]), str(decided[0]))
     assert result.exit_code == 0, result.output
-    header, first, second = result.stdout.splitlines()
-    assert header.split()[:8] == ["file", "game", "variant", "options", "deals", "won", "lost", "unknown"]
-    assert "sheinwold (95%)" in header and header.endswith("CPU s mean     p99     max")
+    lines = result.stdout.splitlines()
+    what, found = lines[:3], lines[4:7]
+    assert what[0].split() == ["#", "survey", "rules", "deals"] and lines[3] == ""
+    assert what[1].split() == ["1", str(mixed[0]), "accordion", "(parlett)", "100"]
+    assert what[2].split() == ["2", str(decided[0]), "baroness", "(baroness)", "300"]
+    assert found[0].split() == [
+        "#",
+        "won",
+        "lost",
+        "unknown",
+        "win",
+        "rate",
+        "sheinwold",
+        "CPU",
+        "s",
+        "mean",
+        "p99",
+        "max",
+    ]
     low, high = rate_range(37, 13, 100)
-    assert first.split()[:8] == [str(mixed[0]), "accordion", "parlett", "-", "100", "37", "50", "13"]
-    assert f"{100 * low:.2f}%-{100 * high:.2f}%" in first and first.split()[-3:] == ["0.0505", "0.0990", "0.1000"]
-    assert second.split()[:8] == [str(decided[0]), "baroness", "baroness", "-", "300", "26", "274", "0"]
-    assert " - " in second
+    first, second = found[1].split(), found[2].split()
+    assert first[:4] == ["1", "37", "50", "13"] and first[4] == f"{100 * low:.2f}%-{100 * high:.2f}%"
+    assert first[-3:] == ["0.0505", "0.0990", "0.1000"]
+    assert second[:4] == ["2", "26", "274", "0"] and second[5] == "-"  # no Sheinwold win in Baroness
+    assert lines[7].startswith("rates: 95% ranges")
+    assert all(len(line) <= 80 for line in lines[3:])  # the first table is as wide as its file names
 
 
 def test_options_beyond_the_variants_preset_are_named(tmp_path):
     path = tmp_path / "nearest.sqlite"
     synthetic(path, {"won": 3}, SurveySpec("parlett", None, ("nearest=yes",), 2000, None, 2 * 1024**3))
     lines = run_cli("report", str(path), str(path)).stdout.splitlines()
-    assert lines[1].split()[:4] == [str(path), "accordion", "parlett", "nearest=yes"]
+    assert lines[1].split()[:4] == ["1", str(path), "accordion", "(parlett;"] and "nearest=yes)" in lines[1]
+
+
+def test_one_surveys_report_fits_80_columns(mixed):
+    text = run_cli("report", str(mixed[0])).stdout
+    assert max(len(line) for line in text.splitlines()) <= 80, text
 
 
 def test_summary_csv_and_json_have_one_entry_per_survey(mixed, decided, tmp_path):

@@ -146,6 +146,34 @@ def game_names(parsed: argparse.Namespace) -> list[str]:
     return list(dict.fromkeys(names))
 
 
+def _typed_game() -> str | None:
+    """The game or variant name typed before the word being completed, if any (read from the
+    line itself: see :func:`variant_names`)."""
+    import os
+
+    from rulesets import DECLARED, normal_name
+
+    typed = os.environ.get("COMP_LINE", "")[: int(os.environ.get("COMP_POINT", "0") or 0)].split()[:-1]
+    names = {name for games in DECLARED.values() for game, variants in games.items() for name in (game, *variants)}
+    return next((normal_name(word) for word in typed if normal_name(word) in names), None)
+
+
+def option_settings(parsed: argparse.Namespace) -> list[str]:
+    """Every ``name=value`` the game already typed takes (each option with each of its values),
+    for the shell to complete ``--option`` with; every game's before a game is typed."""
+    from rulesets import families, find_game
+
+    typed = _typed_game()
+    chosen = [find_game(typed)[0]] if typed else list(families().values())
+    words = (
+        f"{option.name}={option.spell(value)}"
+        for family in chosen
+        for option in family.options
+        for value in option.choices
+    )
+    return list(dict.fromkeys(words))
+
+
 def variant_names(parsed: argparse.Namespace) -> list[str]:
     """The variants of the game already typed (a variant name counts as its game), for the shell
     to complete ``--variant`` with; every variant before a game is typed. The game is looked for
@@ -169,7 +197,12 @@ VARIANT = Argument(
     ("-v", "--variant"), "variant", "A named preset of the game's options.", metavar="NAME", completions=variant_names
 )
 OPTIONS = Argument(
-    ("-o", "--option"), "option", "Set one option: name=value (repeatable).", action="append", metavar="NAME=VALUE"
+    ("-o", "--option"),
+    "option",
+    "Set one option: name=value (repeatable; 'patience describe GAME' lists them).",
+    action="append",
+    metavar="NAME=VALUE",
+    completions=option_settings,
 )
 SEED = Argument(("-s", "--seed"), "seed", "PySolFC game number (1 to 10**20).", whole, metavar="N")
 DEAL = Argument(

@@ -387,9 +387,13 @@ def _print_line(outcome: Outcome, show: bool) -> None:
             _print_layout(game, state, touched)
 
 
+#: The widest picture line of --show, under its 7 columns of indent: 80 in all.
+SHOW_WIDTH = 73
+
+
 def _print_layout(game: Any, state: Any, touched: frozenset[str]) -> None:
     """The picture of ``state`` indented under its move, then the position to paste back in."""
-    for line in game.picture(state).text(touched).splitlines():
+    for line in game.picture(state).text(touched, width=SHOW_WIDTH).splitlines():
         print(f"       {line}")
     print(f"       position: {game.write_position(state)}")
 

@@ -62,49 +62,40 @@ def table_row(summary: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_table(summaries: list[dict[str, Any]]) -> str:
-    """The surveys as a text table, one line each, led by its file (two surveys of one preset
-    differ there alone); options are those set beyond the variant's preset, rates are 95% ranges
-    (the Wilson interval when no deal is unknown)."""
+    """The surveys as two text tables within 80 columns (but for long file names), a line per
+    survey in each, numbered alike: what each survey is (its file, rules and deals; two surveys
+    of one preset differ by file alone), then what it found (options are those set beyond the
+    variant's preset; rates are 95% ranges, the Wilson interval when no deal is unknown)."""
     names = sorted({s["threshold"]["name"] for s in summaries if "threshold" in s})
-    header = [
-        "file",
-        "game",
-        "variant",
-        "options",
-        "deals",
-        "won",
-        "lost",
-        "unknown",
-        "win rate (95%)",
-        *([f"{' / '.join(names)} (95%)"] if names else []),
-        "CPU s mean",
-        "p99",
-        "max",
-    ]
-    lines = [header]
-    for summary in summaries:
+    what: list[list[str]] = [["#", "survey", "rules", "deals"]]
+    found: list[list[str]] = [["#", "won", "lost", "unknown", "win rate", *([" / ".join(names)] if names else [])]]
+    found[0] += ["CPU s mean", "p99", "max"]
+    for number, summary in enumerate(summaries, 1):
         survey = summary["survey"]
-        cells = [
-            survey["file"],
-            survey["game"],
-            survey["variant"],
-            beyond_preset(survey) or "-",
-            *(str(summary[name]) for name in ("deals", "won", "lost", "unknown")),
-            _range(summary["win_rate_low"], summary["win_rate_high"]),
-        ]
+        changed = beyond_preset(survey)
+        rules = f"{survey['game']} ({survey['variant']}{'; ' + changed if changed else ''})"
+        what.append([str(number), str(survey["file"]), rules, str(summary["deals"])])
+        cells = [str(number), *(str(summary[name]) for name in ("won", "lost", "unknown"))]
+        cells.append(_range(summary["win_rate_low"], summary["win_rate_high"]))
         if names:
             threshold = summary.get("threshold")
             cells.append("-" if threshold is None else _range(threshold["rate_low"], threshold["rate_high"]))
         cells += [_seconds(summary[name] if summary["deals"] else None) for name in _CPU]
-        lines.append(cells)
-    widths = [max(len(line[i]) for line in lines) for i in range(len(header))]
-    numeric = range(4, len(header))
-    return "\n".join(
+        found.append(cells)
+    note = "rates: 95% ranges (the Wilson interval where no deal is unknown); CPU s a deal"
+    return "\n".join([*_aligned(what, text={1, 2}), "", *_aligned(found, text=set()), note])
+
+
+def _aligned(lines: list[list[str]], text: set[int]) -> list[str]:
+    """Rows of cells in columns two spaces apart: the ``text`` columns to the left, the others
+    (numbers) to the right."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
+    return [
         "  ".join(
-            cell.rjust(w) if i in numeric else cell.ljust(w) for i, (cell, w) in enumerate(zip(line, widths))
+            cell.ljust(w) if i in text else cell.rjust(w) for i, (cell, w) in enumerate(zip(line, widths))
         ).rstrip()
         for line in lines
-    )
+    ]
 
 
 def beyond_preset(survey: dict[str, Any]) -> str:

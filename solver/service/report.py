@@ -171,8 +171,8 @@ def _deals(count: int) -> str:
     return f"{count} deal" if count == 1 else f"{count} deals"
 
 
-def render(summary: dict[str, Any], width: int = 40) -> str:
-    """The report as text."""
+def render(summary: dict[str, Any], width: int = 32) -> str:
+    """The report as text, within 80 columns (but for the settings of a survey with many options)."""
     return "\n".join([*_head(summary), *_histogram(summary, width), *_slowest(summary)])
 
 
@@ -195,17 +195,20 @@ def _head(summary: dict[str, Any]) -> list[str]:
     if summary["unknown"]:
         won, unknown = summary["won"], summary["unknown"]
         lines.append(
-            f"  a limit stopped {unknown} searches undecided: the range runs from the Wilson lower bound of "
-            f"{won}/{deals}\n  won to the Wilson upper bound of {won + unknown}/{deals} (every unknown deal won)"
+            f"  a limit stopped {unknown} searches undecided: the range runs from the\n"
+            f"  Wilson lower bound of {won}/{deals} won to the Wilson upper bound of {won + unknown}/{deals}\n"
+            "  (every unknown deal won)"
         )
     if "threshold" in summary:
         t = summary["threshold"]
         rate = rate_text(t["rate"], t["rate_low"], t["rate_high"], t["undecided"])
-        lines.append(f"{t['name']} win ({t['at_most']} or fewer): {t['deals']}  {rate}")
+        line = f"{t['name']} win ({t['at_most']} or fewer): {t['deals']}  {rate}"
+        lines.append(line if len(line) <= 80 else line.replace("  rate ", "\n  rate ", 1))
     if deals:
+        lines.append(f"CPU: {summary['cpu_seconds']:.1f} s in all, {summary['nodes']} nodes")
         lines.append(
-            f"CPU: {summary['cpu_seconds']:.1f} s in all; per deal mean {summary['mean_seconds']:.4f} s, "
-            f"p99 {summary['p99_seconds']:.3f} s, max {summary['max_seconds']:.3f} s; {summary['nodes']} nodes"
+            f"  per deal: mean {summary['mean_seconds']:.4f} s, p99 {summary['p99_seconds']:.3f} s, "
+            f"max {summary['max_seconds']:.3f} s"
         )
     return lines
 
@@ -220,7 +223,8 @@ def _histogram(summary: dict[str, Any], width: int) -> list[str]:
     label = summary["survey"]["score_label"]
     lines = [
         "",
-        f"{label}: # proven minimum, ~ best found ({_deals(unproven)} not proven minimal: the minimum may be lower)"
+        f"{label}: # proven minimum, ~ best found ({_deals(unproven)} not proven minimal)\n"
+        "  (the minimum of a deal drawn ~ may be lower)"
         if unproven
         else f"{label} (proven minimum):",
         f"  {'score':>5} {'deals':>8} {'share':>7} {'proven':>8} {'best found':>10}",
