@@ -335,7 +335,7 @@ class SurveyRows:
         try:
             import pandas  # type: ignore[import-untyped]  # optional, and its stubs are a separate package
         except ImportError:
-            raise UserError("to_frame() needs pandas: pip install pandas") from None
+            raise UserError("to_frame() needs pandas: pip install 'patience-solver[pandas]'") from None
         import json
 
         from solver.service.store import Row

@@ -146,8 +146,9 @@ def test_html_replay_from_python_and_the_command_line(tmp_path: Path) -> None:
     assert result.exit_code == 0 and target.read_text(encoding="utf-8") == page
 
 
-def test_the_readme_example_runs() -> None:
-    failures, tried = doctest.testfile(str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS)
+@pytest.mark.parametrize("document", ["README.md", "docs/api.md"])
+def test_the_documents_examples_run(document: str) -> None:
+    failures, tried = doctest.testfile(str(ROOT / document), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0
 
 
