@@ -4,13 +4,16 @@ Prints agreement of verdict and minimal piles, total and worst CPU seconds besid
 solver's recorded ``peer_cpu_s`` (per group of deals: random, constructed, published), nodes per
 second, table memory per stored state, and the process's peak memory.
 
-``--against DIR`` also solves every deal with another checkout's code (``DIR/.venv/bin/python``
+``--python`` also solves every deal on the Python engine in this process (which engine goes first
+alternates deal by deal), and prints each group's CPU seconds and states per CPU second on both
+engines and their ratio; ``--no-restarts`` searches without restarts (then both engines visit the
+same states, which is checked deal by deal). ``--against DIR`` also solves every deal with another checkout's code (``DIR/.venv/bin/python``
 running this script with ``--serve`` in ``DIR``), deal by deal in one run, each deal by one side
 and then the other (which goes first alternates), and prints both sides' CPU seconds: on a
 machine whose speed drifts from minute to minute, only such a ratio means anything.
 
     python benchmarks/accordion_reference.py [--rows N] [--only-lost] [--max-seconds S] [--slowest K]
-        [--no-memory-bound] [--against DIR]
+        [--no-memory-bound] [--python] [--no-restarts] [--against DIR]
 """
 
 from __future__ import annotations
@@ -26,9 +29,10 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from rulesets.cards import parse_cards
+from solver import engine, search
 from solver.replay import checked
 from solver.result import Limits, SearchResult
-from solver.search import depth_first
+from solver.search import RESTART_NODES
 from solver.service.setup import Setup
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "accordion-reference.tsv"
@@ -36,7 +40,8 @@ REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "accordi
 
 class Timing(NamedTuple):
     """One deal's CPU seconds, ours and the reference solver's (ordered by ours first), and the
-    other checkout's (``--against``; 0 without it)."""
+    other side's (the Python engine with ``--python``, another checkout with ``--against``; 0
+    without either)."""
 
     ours: float
     peer: float
@@ -57,6 +62,8 @@ class Group:
     peer_worst: float = 0.0
     against: float = 0.0
     against_worst: float = 0.0
+    nodes: int = 0
+    against_nodes: int = 0
 
     def add(self, timing: Timing) -> None:
         self.deals += 1
@@ -66,6 +73,8 @@ class Group:
         self.peer_worst = max(self.peer_worst, timing.peer)
         self.against += timing.against
         self.against_worst = max(self.against_worst, timing.against)
+        self.nodes += timing.nodes
+        self.against_nodes += timing.against_nodes
 
 
 class Solved(NamedTuple):
@@ -77,10 +86,14 @@ class Solved(NamedTuple):
     seconds: float
 
 
-def solve(game: Any, cards: str, max_seconds: float | None) -> tuple[Solved, SearchResult[Any]]:
-    """One deal solved from the start, its line replayed through the rules."""
+def solve(
+    game: Any, cards: str, max_seconds: float | None, python: bool = False, restarts: int | None = RESTART_NODES
+) -> tuple[Solved, SearchResult[Any]]:
+    """One deal solved from the start, on the engine in use (or the Python one), its line
+    replayed through the rules."""
     start = game.start(parse_cards(cards))
-    result = checked(game, start, depth_first(game, start, Limits(max_seconds=max_seconds)))
+    searched = search.depth_first if python else engine.depth_first
+    result = checked(game, start, searched(game, start, Limits(max_seconds=max_seconds), restart_nodes=restarts))
     return Solved(result.verdict.value, result.best_score, result.stats.nodes, result.stats.seconds), result
 
 
@@ -89,6 +102,19 @@ def serve(max_seconds: float | None) -> None:
     game = Setup.of("accordion").game
     for line in sys.stdin:
         print(json.dumps(solve(game, line, max_seconds)[0]), flush=True)
+
+
+class PythonEngine:
+    """The Python engine as the other side, in this process (``--python``)."""
+
+    def __init__(self, game: Any, max_seconds: float | None, restarts: int | None) -> None:
+        self.game, self.max_seconds, self.restarts = game, max_seconds, restarts
+
+    def solve(self, cards: str) -> Solved:
+        return solve(self.game, cards, self.max_seconds, python=True, restarts=self.restarts)[0]
+
+    def close(self) -> None:
+        pass
 
 
 class Against:
@@ -136,13 +162,18 @@ def print_groups(groups: dict[str, Group], against: bool) -> None:
         )
         speedup = group.against / group.ours if group.ours else float("inf")
         print(f"{group.against:>10.2f}{speedup:>12.2f}{group.against_worst:>13.3f}" if against else "")
+    if against:
+        print(f"{'group':<12}{'our states/s':>14}{'other states/s':>16}{'ratio':>8}")
+        for name, group in sorted(groups.items()):
+            ours, other = group.nodes / max(group.ours, 1e-9), group.against_nodes / max(group.against, 1e-9)
+            print(f"{name:<12}{ours:>14,.0f}{other:>16,.0f}{ours / max(other, 1e-9):>8.1f}")
 
 
 def bounded_run(game: Any, row: dict[str, str]) -> None:
     """The hardest deal again with the table bounded to 256 KiB."""
     start = game.start(parse_cards(row["cards"]))
     bound = 256 * 1024
-    bounded = checked(game, start, depth_first(game, start, Limits(max_memory=bound, max_seconds=60)))
+    bounded = checked(game, start, engine.depth_first(game, start, Limits(max_memory=bound, max_seconds=60)))
     print(
         f"memory bound {bound // 1024} KiB on {row['deal_id']}: {bounded.verdict.value}, "
         f"min piles {bounded.best_score}, peak table {bounded.stats.peak_table_bytes // 1024} KiB, "
@@ -165,25 +196,37 @@ def main() -> int:
         "--against", type=Path, default=None, help="also time another checkout (its root, with a .venv), deal by deal"
     )
     parser.add_argument("--serve", action="store_true", help="solve deals read from stdin (for --against)")
+    parser.add_argument("--python", action="store_true", help="also time the Python engine, deal by deal")
+    parser.add_argument(
+        "--no-restarts", action="store_true", help="search without restarts (both engines then expand the same states)"
+    )
     args = parser.parse_args()
     if args.serve:
         serve(args.max_seconds)
         return 0
+    restarts = None if args.no_restarts else RESTART_NODES
 
     rows = list(csv.DictReader(REFERENCE.open(), delimiter="\t"))[: args.rows]
     if args.only_lost:
         rows = [row for row in rows if row["solvable"] == "no"]
     game = Setup.of("accordion").game
-    other = None if args.against is None else Against(args.against, args.max_seconds)
+    print(f"engine: {engine.status()}" + (", beside the Python engine" if args.python else ""))
+    other: Against | PythonEngine | None = None
+    if args.python:
+        other = PythonEngine(game, args.max_seconds, restarts)
+    elif args.against is not None:
+        other = Against(args.against, args.max_seconds)
     groups: dict[str, Group] = {}
     timings: list[Timing] = []
     disagreements = []
     largest_entries = largest_bytes = 0
     for number, row in enumerate(rows):
         theirs = other.solve(row["cards"]) if other is not None and number % 2 else None
-        ours, result = solve(game, row["cards"], args.max_seconds)
+        ours, result = solve(game, row["cards"], args.max_seconds, restarts=restarts)
         if other is not None and theirs is None:
             theirs = other.solve(row["cards"])
+        if args.python and args.no_restarts and theirs is not None and theirs.nodes != ours.nodes:
+            disagreements.append(f"{row['deal_id']}: {ours.nodes} states, {theirs.nodes} on the Python engine")
         disagreements += [d for d in (disagreement(row, ours), theirs and disagreement(row, theirs, "other: ")) if d]
         timing = Timing(
             ours.seconds,

@@ -55,7 +55,7 @@ _LEAPS = tuple(PileMove(i, LEAP) for i in range(_MAX_PILES))
 
 #: The compiled kernels' states (rulesets/_accordion.pyx): their sizes in bytes, and the code of
 #: a deal; a pile move is ``2 * pile + 1`` for a leap and ``2 * pile`` for a slide.
-_OPEN_STATE, _DEALT_STATE, _DEAL_CODE = 64, 56, 127
+_OPEN_STATE, _DEALT_STATE, _DEAL_CODE = 144, 56, 127
 
 
 def _pile_move(code: int) -> PileMove:
@@ -276,9 +276,11 @@ class OpenAccordion:
         return OpenAccordionKernel()
 
     def encode(self, state: OpenAccordionState) -> bytes:
-        """The kernel's state: the card set (8 bytes), the number of piles, their top cards."""
+        """The kernel's state: the card set (8 bytes), the number of piles, from byte 16 their top
+        cards and from byte 80 the same cards as nibble bytes (suit + 1, rank + 1)."""
         row, cards = state
-        return cards.to_bytes(8, "little") + bytes((len(row),)) + row.ljust(_OPEN_STATE - 9, b"\0")
+        head = (cards.to_bytes(8, "little") + bytes((len(row),))).ljust(16, b"\0") + row
+        return head.ljust(80, b"\0") + row.translate(_NIBBLES).ljust(_OPEN_STATE - 80, b"\0")
 
     def decode(self, state: OpenAccordionState, code: int) -> PileMove:
         return _pile_move(code)
@@ -389,9 +391,9 @@ class DealtAccordion:
         return DealtAccordionKernel(self.compulsory, self.nearest, self.leap_only_without_slide, self.leftmost)
 
     def encode(self, state: DealtAccordionState) -> bytes:
-        """The kernel's state: the number of piles, of cards left, then the row and the stock."""
-        cards = state.row + state.stock
-        return bytes((len(state.row), len(cards))) + cards.ljust(_DEALT_STATE - 2, b"\0")
+        """The kernel's state: the number of piles, of cards left, then the key (row, "|", stock)."""
+        cards = len(state.row) + len(state.stock)
+        return bytes((len(state.row), cards)) + self.key(state).ljust(_DEALT_STATE - 2, b"\0")
 
     def decode(self, state: DealtAccordionState, code: int) -> PileMove | StockMove:
         return DEAL if code == _DEAL_CODE else _pile_move(code)

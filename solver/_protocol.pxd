@@ -7,7 +7,7 @@
 # differential tests (tests/test_kernels.py): the same moves in the same order, the same
 # successor layouts, the same key bytes, scores and bounds.
 
-from libc.stdint cimport int32_t, uint8_t
+from libc.stdint cimport int32_t, uint8_t, uint64_t
 
 cdef enum:
     # The score of a state where the game cannot end (solver.protocol.NO_SCORE).
@@ -28,6 +28,10 @@ cdef class Kernel:
     cdef bint is_won(self, const uint8_t* state) noexcept
     # The canonical layout key into ``out`` (room for key_size bytes); returns its length.
     cdef int key(self, const uint8_t* state, uint8_t* out) noexcept
+    # The key's digest (solver/_digest.pxd), ``room`` holding key_size bytes to write the key in.
+    # The default writes the key out and digests it; a kernel whose state already holds its key
+    # in order may digest it where it lies, never to another value.
+    cdef uint64_t digest(self, const uint8_t* state, uint8_t* room) noexcept
     cdef int score(self, const uint8_t* state) noexcept
     cdef int lower_bound(self, const uint8_t* state) noexcept
     # ``state`` as a pointer, once it is checked to be state_size bytes (for the probes).

@@ -3,9 +3,11 @@
 ``probe_*`` methods that call each C-level method from Python on one state: what the
 differential tests compare with the Python ruleset, never what a search uses."""
 
-from libc.stdint cimport int32_t, uint8_t
+from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
+
+from solver._digest cimport patience_digest
 
 
 cdef class Kernel:
@@ -23,6 +25,9 @@ cdef class Kernel:
     cdef int key(self, const uint8_t* state, uint8_t* out) noexcept:
         memcpy(out, state, self.state_size)
         return self.state_size
+
+    cdef uint64_t digest(self, const uint8_t* state, uint8_t* room) noexcept:
+        return patience_digest(room, self.key(state, room))
 
     cdef int score(self, const uint8_t* state) noexcept:
         return KERNEL_NO_SCORE
@@ -59,6 +64,11 @@ cdef class Kernel:
         out = bytes(self.key_size)
         cdef int size = self.key(at, <uint8_t*><const uint8_t*>out)
         return out[:size]
+
+    def probe_digest(self, bytes state) -> int:
+        cdef const uint8_t* at = self._checked(state)
+        room = bytes(self.key_size)
+        return self.digest(at, <uint8_t*><const uint8_t*>room)
 
     def probe_is_won(self, bytes state) -> bool:
         return self.is_won(self._checked(state))

@@ -1,47 +1,18 @@
 # The compiled twin of solver/table.py: 64-bit digests of layout keys in open-addressing tables
-# (one block of memory each, linear probing), held to one memory account per search.
+# (one block of memory each, linear probing), held to one memory account per search; the
+# digest is solver/_digest.pxd's.
 
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 
 from solver._protocol cimport CostedKernel
 
+from solver._digest cimport patience_digest, patience_fold
+
 cdef extern from *:
     """
-    #include <string.h>
-    /* The digest of a layout key, written for this project: each 8-byte word of the key is
-       folded into the running value by one multiplication (the two halves of the 128-bit
-       product xored together), and the end folded once more, so every bit of the key reaches
-       every bit of the digest. The constants are the fractional parts of the golden ratio,
-       pi, sqrt(2) and sqrt(3). 0 is never a digest: it marks an empty slot. */
-    static inline uint64_t patience_fold(uint64_t a, uint64_t b) {
-    #ifdef __SIZEOF_INT128__
-        unsigned __int128 product = (unsigned __int128)a * b;
-        return (uint64_t)product ^ (uint64_t)(product >> 64);
-    #else
-        uint64_t x = a * b;
-        x ^= x >> 29; x *= 0x9E3779B97F4A7C15ULL; x ^= x >> 32;
-        return x ^ (a >> 17);
-    #endif
-    }
-    static inline uint64_t patience_digest(const uint8_t* key, Py_ssize_t size) {
-        uint64_t value = 0x243F6A8885A308D3ULL ^ (uint64_t)size;
-        uint64_t word;
-        Py_ssize_t at = 0;
-        for (; at + 8 <= size; at += 8) {
-            memcpy(&word, key + at, 8);
-            value = patience_fold(value ^ word, 0x9E3779B97F4A7C15ULL);
-        }
-        if (at < size) {
-            word = 0;
-            memcpy(&word, key + at, (size_t)(size - at));
-            value = patience_fold(value ^ word, 0x9E3779B97F4A7C15ULL);
-        }
-        value = patience_fold(value ^ 0x6A09E667F3BCC909ULL, 0xBB67AE8584CAA73BULL);
-        return value ? value : 1;
-    }
+    #define patience_prefetch(address) __builtin_prefetch(address)
     """
-    uint64_t patience_fold(uint64_t a, uint64_t b) nogil
-    uint64_t patience_digest(const uint8_t* key, Py_ssize_t size) nogil
+    void patience_prefetch(const void* address) nogil
 
 
 cdef class TableMemory:
@@ -68,7 +39,24 @@ cdef class DigestSet:
     cdef bint final             # no room to grow: ``limit`` is the most it holds
     cdef TableMemory memory
 
-    cdef bint contains(self, uint64_t digest) noexcept
+    # Inline (here, in the declarations) so that the search's loop calls no function for them:
+    # a probe is the one cache miss of nearly every state, and a prefetch issued as soon as the
+    # digest is known lets the kernel's bound overlap it.
+    cdef inline void prefetch(self, uint64_t digest) noexcept:
+        patience_prefetch(&self.slots[<Py_ssize_t>(digest >> self.shift)])
+
+    cdef inline bint contains(self, uint64_t digest) noexcept:
+        cdef Py_ssize_t mask = self.size - 1
+        cdef Py_ssize_t at = <Py_ssize_t>(digest >> self.shift)
+        cdef uint64_t found
+        while True:
+            found = self.slots[at]
+            if found == digest:
+                return True
+            if found == 0:
+                return False
+            at = (at + 1) & mask
+
     cdef bint add(self, uint64_t digest) noexcept
     cdef void discard(self, uint64_t digest) noexcept
     cdef void keep_only(self, const uint64_t* pinned, Py_ssize_t count) noexcept
@@ -86,7 +74,22 @@ cdef class DigestMap:
     cdef bint final
     cdef TableMemory memory
 
-    cdef bint get(self, uint64_t digest, int32_t* value) noexcept
+    cdef inline void prefetch(self, uint64_t digest) noexcept:
+        patience_prefetch(&self.slots[<Py_ssize_t>(digest >> self.shift)])
+
+    cdef inline bint get(self, uint64_t digest, int32_t* value) noexcept:
+        cdef Py_ssize_t mask = self.size - 1
+        cdef Py_ssize_t at = <Py_ssize_t>(digest >> self.shift)
+        cdef uint64_t found
+        while True:
+            found = self.slots[at]
+            if found == digest:
+                value[0] = self.values[at]
+                return True
+            if found == 0:
+                return False
+            at = (at + 1) & mask
+
     cdef bint put(self, uint64_t digest, int32_t value) noexcept
     cdef void keep_only(self, const uint64_t* pinned, Py_ssize_t count) noexcept
     cdef bint _grow(self, bint force) noexcept

@@ -49,11 +49,14 @@ def built(name: str, settings_: dict[str, Any]) -> tuple[Any, Any, Any]:
 
 def same_answers(game: Any, kernel: Any, state: Any) -> list[tuple[Any, int]]:
     """Assert the kernel answers as the ruleset does at ``state``; its moves with their codes."""
+    from solver._table import digest
+
     encoded = game.encode(state)
     codes = kernel.probe_moves(encoded)
     moves = list(game.moves(state))
     assert [game.decode(state, code) for code in codes] == moves, game.write_position(state)
     assert kernel.probe_key(encoded) == game.key(state), game.write_position(state)
+    assert kernel.probe_digest(encoded) == digest(game.key(state)), game.write_position(state)
     assert kernel.probe_score(encoded) == game.score(state), game.write_position(state)
     assert kernel.probe_lower_bound(encoded) == game.lower_bound(state), game.write_position(state)
     assert kernel.probe_is_won(encoded) == game.is_won(state), game.write_position(state)
