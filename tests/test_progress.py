@@ -181,3 +181,15 @@ def test_searching_is_quiet_for_a_quick_answer(capsys: pytest.CaptureFixture[str
     with Searching(counts_states=True, stream=stream):
         run_cli("solve", "accordion", "--seed", "7")
     assert stream.getvalue() == ""
+
+
+def test_a_long_hint_shows_it_is_alive_when_asked(tmp_path: Path) -> None:
+    """hint searches each move in turn; asked for (--progress) the line shows on a pipe too, and
+    the answer on standard output is what it is without it."""
+    args = ["hint", "baroness-pysol", "--seed", "2", "--max-seconds", "1.2", "--json"]
+    shown = subprocess.run([PATIENCE, *args, "--progress"], capture_output=True, text=True, check=True)
+    assert "searching: 0:00:0" in shown.stderr and shown.stderr.endswith("\x1b[K")  # wiped at the end
+    quiet = subprocess.run([PATIENCE, *args], capture_output=True, text=True, check=True)
+    assert quiet.stderr == ""
+    moves = [move["move"] for move in __import__("json").loads(shown.stdout)["moves"]]
+    assert moves == [move["move"] for move in __import__("json").loads(quiet.stdout)["moves"]]
