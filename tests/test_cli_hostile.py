@@ -222,7 +222,8 @@ def test_an_empty_deal_is_named_as_empty(args: tuple[str, ...], stdin: str) -> N
     "line, wanted",
     [
         ("patience solve accordion --seed ", set()),
-        ("patience solve accordion --option ", set()),
+        ("patience solve thirteens --option ", set()),  # a game without options: no words, no files
+        ("patience solve accordion --option ord", {"order=choice", "order=leftmost"}),  # its options, no files
         ("patience solve accordion --variant par", {"parlett"}),
         ("patience solve accordion --file ", {"deals.txt"}),
         ("patience report ", {"deals.txt"}),

@@ -76,8 +76,10 @@ def survey_command(
         bar.close()
     _print_tally(out, tally)
     if tally.interrupted:
-        stored = tally.skipped + tally.solved
-        say(f"patience: interrupted with {stored} of {tally.total} deals stored: rerun to carry on")
+        say(
+            f"patience: interrupted with {tally.skipped + tally.solved} of {tally.total} deals stored: "
+            "rerun the same command to carry on where it stopped"
+        )
         return ExitCode.INTERRUPTED
     return ExitCode.OK
 
