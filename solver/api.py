@@ -76,7 +76,8 @@ class Solved(NamedTuple):
     """What :func:`solve` found: ``result`` (won, lost or unknown), ``score`` (the minimum, or the
     best found when unknown; None if no end of the game was reached), ``solution`` (the winning
     moves as text, or None), ``best_line`` (the moves to the score when not won), ``nodes`` and
-    ``seconds`` (CPU) of the search, and the ``engine`` that searched. ``to_json()`` is the command line's ``--json`` record."""
+    ``seconds`` (CPU) of the search, and the ``engine`` that searched. ``to_json()`` is the
+    command line's ``--json`` record."""
 
     outcome: Outcome
 

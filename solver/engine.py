@@ -98,9 +98,7 @@ def depth_first(
     return result._replace(best_line=decoded(game, start, result.best_line))
 
 
-def iterative_deepening(
-    game: CostedGame[State, Move], start: State, limits: Limits = NO_LIMITS
-) -> SearchResult[Move]:
+def iterative_deepening(game: CostedGame[State, Move], start: State, limits: Limits = NO_LIMITS) -> SearchResult[Move]:
     """:func:`solver.search.iterative_deepening` on the engine :func:`engine_for` names."""
     kernel = kernel_of(game)
     core = compiled_core()
