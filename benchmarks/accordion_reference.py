@@ -7,7 +7,8 @@ second, table memory per stored state, and the process's peak memory.
 ``--python`` also solves every deal on the Python engine in this process (which engine goes first
 alternates deal by deal), and prints each group's CPU seconds and states per CPU second on both
 engines and their ratio; ``--no-restarts`` searches without restarts (then both engines visit the
-same states, which is checked deal by deal). ``--against DIR`` also solves every deal with another checkout's code (``DIR/.venv/bin/python``
+same states, which is checked deal by deal). ``--against DIR`` also solves every deal with
+another checkout's code (``DIR/.venv/bin/python``
 running this script with ``--serve`` in ``DIR``), deal by deal in one run, each deal by one side
 and then the other (which goes first alternates), and prints both sides' CPU seconds: on a
 machine whose speed drifts from minute to minute, only such a ratio means anything.

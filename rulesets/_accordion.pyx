@@ -13,8 +13,8 @@ States:
   end is zero up to the next row (at least 8 of them), so that a move shifts a row a word at a
   time and the comparisons read zeros before the nibbles.
 - dealt: byte 0 the number of piles, byte 1 the cards left (piles and stock), from byte 2 the
-  piles' top cards, the separator "|" and the stock, next card first: the key as it lies, and a
-  deal only swaps the separator with the card after it.
+  piles' top cards, the separator "|" and the stock, next card first: the key as it lies (zeros
+  past its end), and a deal only swaps the separator with the card after it.
 """
 
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
@@ -106,6 +106,7 @@ cdef inline uint64_t _card_bit(uint8_t code) noexcept:
 DEF ROW = 16
 DEF NIBBLES = 80
 DEF OPEN_STATE = 144
+DEF DEALT_STATE = 64
 
 
 cdef inline uint64_t _word(const uint8_t* at) noexcept:
@@ -205,7 +206,7 @@ cdef class DealtAccordionKernel(Kernel):
     cdef bint leftmost
 
     def __cinit__(self, bint compulsory, bint nearest, bint leap_only_without_slide, bint leftmost):
-        self.state_size = 56
+        self.state_size = DEALT_STATE
         self.max_moves = 105
         self.key_size = 53
         self.compulsory = compulsory
@@ -245,19 +246,18 @@ cdef class DealtAccordionKernel(Kernel):
 
     cdef void apply(self, const uint8_t* state, int32_t move, uint8_t* child) noexcept:
         cdef int size = state[0], cards = state[1]
-        memcpy(child, state, 3 + cards)
+        memcpy(child, state, DEALT_STATE)
         if move == DEAL_CODE:
             child[0] = size + 1
             child[2 + size] = state[3 + size]
             child[3 + size] = SEPARATOR
             return
         cdef int pile = move >> 1
-        cdef int onto = pile - (3 if move & 1 else 1)
         child[0] = size - 1
         child[1] = cards - 1
-        child[2 + onto] = state[2 + pile]
-        memmove(child + 2 + pile, child + 3 + pile, cards - pile)
-        child[2 + cards] = 0
+        # the rest of the key (piles, separator, stock) shifts left over the moving pile, a word
+        # at a time, pulling in the zeros past its end
+        _cover(state + 2, child + 2, cards + 1, pile, pile - (3 if move & 1 else 1))
 
     cdef bint is_won(self, const uint8_t* state) noexcept:
         return state[0] == 1 and state[1] == 1

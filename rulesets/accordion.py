@@ -55,7 +55,7 @@ _LEAPS = tuple(PileMove(i, LEAP) for i in range(_MAX_PILES))
 
 #: The compiled kernels' states (rulesets/_accordion.pyx): their sizes in bytes, and the code of
 #: a deal; a pile move is ``2 * pile + 1`` for a leap and ``2 * pile`` for a slide.
-_OPEN_STATE, _DEALT_STATE, _DEAL_CODE = 144, 56, 127
+_OPEN_STATE, _DEALT_STATE, _DEAL_CODE = 144, 64, 127
 
 
 def _pile_move(code: int) -> PileMove:

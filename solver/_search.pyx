@@ -94,21 +94,27 @@ cdef class _Budget:
 cdef class _Path:
     """The search's path: its start, and at each depth the state's moves with the state each
     leads to and that state's digest, the next move to try, the state's own digest and cost, and
-    the move played from it: blocks that grow with the path.
+    the move played from it.
 
     A state's successors and their digests are all made when it is entered, and their table
     slots fetched at once: the probes, nearly one cache miss a state, then overlap instead of
     waiting one by one in the loop (1.2 times the states per CPU second on the Accordion
     reference deals). The successors are pure values, so making them early changes nothing the
-    search sees; the state entered at the next depth is the successor itself, not a copy."""
+    search sees; the state entered at the next depth is the successor itself, not a copy.
+
+    The depths' moves, digests and successors lie one after another in one block, each depth
+    taking only what its state needs (a block of the most moves for every depth touched a page
+    or two a depth, most of a small search's time), found by offset, so the block may move when
+    it grows."""
 
     cdef Kernel kernel
     cdef Py_ssize_t room
     cdef Py_ssize_t width
+    cdef Py_ssize_t moves_bytes
     cdef uint8_t* start
-    cdef uint8_t* children
-    cdef uint64_t* child_digests
-    cdef int32_t* moves
+    cdef uint8_t* arena
+    cdef Py_ssize_t arena_size
+    cdef Py_ssize_t* base
     cdef int32_t* count
     cdef int32_t* next
     cdef int32_t* cost
@@ -120,17 +126,20 @@ cdef class _Path:
         self.kernel = kernel
         self.room = 0
         self.width = max(kernel.max_moves, 1)
+        self.moves_bytes = (4 * self.width + 7) // 8 * 8
         self.key = <uint8_t*>malloc(kernel.key_size + 8)
         self.start = <uint8_t*>malloc(kernel.state_size)
-        if self.key == NULL or self.start == NULL:
+        self.arena_size = 16384
+        self.arena = <uint8_t*>malloc(self.arena_size)
+        if self.key == NULL or self.start == NULL or self.arena == NULL:
             raise MemoryError()
-        self.reserve(32)
+        self.reserve(15)
+        self.base[0] = 0
 
     def __dealloc__(self):
+        free(self.arena)
+        free(self.base)
         free(self.start)
-        free(self.children)
-        free(self.child_digests)
-        free(self.moves)
         free(self.count)
         free(self.next)
         free(self.cost)
@@ -139,14 +148,11 @@ cdef class _Path:
         free(self.key)
 
     cdef int reserve(self, Py_ssize_t depth) except -1:
-        """Room for the states and moves of depths 0..depth."""
-        if depth < self.room:
+        """Room for the figures of depths 0..depth (and where depth + 1's part begins)."""
+        if depth + 1 < self.room:
             return 0
-        cdef Py_ssize_t room = max(2 * self.room, depth + 1)
-        cdef Py_ssize_t cells = room * self.width
-        self.children = <uint8_t*>_grown(self.children, cells * self.kernel.state_size)
-        self.child_digests = <uint64_t*>_grown(self.child_digests, cells * sizeof(uint64_t))
-        self.moves = <int32_t*>_grown(self.moves, cells * sizeof(int32_t))
+        cdef Py_ssize_t room = max(2 * self.room, depth + 2)
+        self.base = <Py_ssize_t*>_grown(self.base, room * sizeof(Py_ssize_t))
         self.count = <int32_t*>_grown(self.count, room * sizeof(int32_t))
         self.next = <int32_t*>_grown(self.next, room * sizeof(int32_t))
         self.cost = <int32_t*>_grown(self.cost, room * sizeof(int32_t))
@@ -155,9 +161,18 @@ cdef class _Path:
         self.room = room
         return 0
 
+    cdef inline int32_t* moves(self, Py_ssize_t depth) noexcept:
+        return <int32_t*>(self.arena + self.base[depth])
+
+    cdef inline uint64_t* child_digests(self, Py_ssize_t depth) noexcept:
+        """The digests of the successors at ``depth`` (8-byte aligned: every part's size is)."""
+        return <uint64_t*>(self.arena + self.base[depth] + self.moves_bytes)
+
     cdef inline uint8_t* child(self, Py_ssize_t depth, Py_ssize_t index) noexcept:
         """The state move ``index`` of depth ``depth`` leads to."""
-        return self.children + (depth * self.width + index) * self.kernel.state_size
+        return (
+            self.arena + self.base[depth] + self.moves_bytes + 8 * self.count[depth] + index * self.kernel.state_size
+        )
 
     cdef inline uint8_t* state(self, Py_ssize_t depth) noexcept:
         """The state at ``depth``: the start, or the successor the depth above is trying."""
@@ -170,17 +185,26 @@ cdef class _Path:
         """Make the moves of the state at ``depth`` (rotated for restart run ``mixer``), their
         successors and the successors' digests; returns how many."""
         self.reserve(depth)
+        cdef Py_ssize_t size = self.kernel.state_size
+        cdef Py_ssize_t need = self.base[depth] + self.moves_bytes + self.width * (8 + size)
+        cdef Py_ssize_t arena_size = self.arena_size
+        while arena_size < need:
+            arena_size *= 2
+        if arena_size != self.arena_size:
+            self.arena = <uint8_t*>_grown(self.arena, arena_size)
+            self.arena_size = arena_size
         cdef const uint8_t* state = self.state(depth)
-        cdef int32_t* moves = self.moves + depth * self.width
-        cdef uint64_t* digests = self.child_digests + depth * self.width
+        cdef int32_t* moves = self.moves(depth)
         cdef int count = self.kernel.moves(state, moves), index
         self.count[depth] = count
         self.next[depth] = 0
         if mixer and count > 1:
             _rotate(moves, count, <int>(((self.digests[depth] * mixer) >> 32) % <uint64_t>count))
+        cdef uint64_t* digests = self.child_digests(depth)
         for index in range(count):
             self.kernel.apply(state, moves[index], self.child(depth, index))
             digests[index] = self.kernel.digest(self.child(depth, index), self.key)
+        self.base[depth + 1] = (self.base[depth] + self.moves_bytes + count * (8 + size) + 7) // 8 * 8
         return count
 
 
@@ -253,14 +277,14 @@ cdef uint64_t _mixer(int run) noexcept:
 
 cdef inline void _fetch_set(DigestSet table, _Path path, Py_ssize_t depth, int count) noexcept:
     """Prefetch the table slots of the successors just made at ``depth``."""
-    cdef uint64_t* digests = path.child_digests + depth * path.width
+    cdef uint64_t* digests = path.child_digests(depth)
     cdef int index
     for index in range(count):
         table.prefetch(digests[index])
 
 
 cdef inline void _fetch_map(DigestMap table, _Path path, Py_ssize_t depth, int count) noexcept:
-    cdef uint64_t* digests = path.child_digests + depth * path.width
+    cdef uint64_t* digests = path.child_digests(depth)
     cdef int index
     for index in range(count):
         table.prefetch(digests[index])
@@ -298,7 +322,7 @@ cdef int _dive(
             index = path.next[depth]
             path.next[depth] += 1
             child = path.child(depth, index)
-            child_digest = path.child_digests[depth * path.width + index]
+            child_digest = path.child_digests(depth)[index]
             bound = kernel.lower_bound(child)
             if table.contains(child_digest):
                 continue
@@ -322,7 +346,7 @@ cdef int _dive(
             if not table.add(child_digest):
                 table.keep_only(path.digests, depth + 1)
                 table.add(child_digest)
-            path.line[depth] = path.moves[depth * path.width + index]
+            path.line[depth] = path.moves(depth)[index]
             winnable = proven is not None and proven.wins.contains(child_digest)
             child_score = proven.win_score if winnable else kernel.score(child)
             if child_score < best_score:
@@ -490,7 +514,7 @@ cdef list _bounded_pass(
         if path.next[depth] < path.count[depth]:
             index = path.next[depth]
             path.next[depth] += 1
-            move = path.moves[depth * path.width + index]
+            move = path.moves(depth)[index]
             child = path.child(depth, index)
             if kernel.lower_bound(child) > win_score:
                 continue
@@ -501,7 +525,7 @@ cdef list _bounded_pass(
                     if next_bound[0] < 0 or estimate < next_bound[0]:
                         next_bound[0] = estimate
                     continue
-            child_digest = path.child_digests[depth * path.width + index]
+            child_digest = path.child_digests(depth)[index]
             if table.get(child_digest, &previous) and previous <= child_cost:
                 continue
             nodes += 1

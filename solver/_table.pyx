@@ -19,7 +19,7 @@ from solver._protocol cimport CostedKernel
 #: Slots of a new table: 64 KiB of digests, enough for most searches of a deal (the doublings
 #: before were 4% of the Accordion reference deals' search; a hint's small searches clear 64 KiB
 #: in microseconds).
-DEF FIRST_SIZE = 8192
+DEF FIRST_SIZE = 2048
 #: The fewest slots a table has, whatever the bound (solver.table allows 16 entries at least too).
 DEF LEAST_SIZE = 32
 DEF SET_SLOT = 8

@@ -72,18 +72,19 @@ class CostedGame(Game[State, Move], Protocol):
         ...
 
 
-class Compiled(Protocol[State, Move]):
+class Compiled(Protocol):
     """A game with a compiled twin, a kernel (solver/_protocol.pxd), that the compiled engine
-    searches in its place: the same moves, layouts, keys, scores and bounds, on flat states."""
+    searches in its place: the same moves, layouts, keys, scores and bounds, on flat states.
+    (Not generic: states and moves cross into the kernel as bytes and integers.)"""
 
     def kernel(self) -> Any:
         """The kernel of this ruleset with its options fixed; ImportError where it was not built."""
         ...
 
-    def encode(self, state: State) -> bytes:
+    def encode(self, state: Any) -> bytes:
         """``state`` as the kernel's flat state (``kernel().state_size`` bytes)."""
         ...
 
-    def decode(self, state: State, code: int) -> Move:
+    def decode(self, state: Any, code: int) -> Any:
         """The move the kernel numbers ``code`` in ``state``."""
         ...

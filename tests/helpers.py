@@ -10,9 +10,9 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from solver.engine import depth_first
 from solver.replay import checked
 from solver.result import Limits, SearchResult
-from solver.engine import depth_first
 
 #: PySolFC's deal number 1 (full deck, first dealt first), as ``patience deal GAME --seed 1`` prints it.
 PYSOL_DEAL_1 = (

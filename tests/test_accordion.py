@@ -15,9 +15,9 @@ from rulesets.accordion import DealtAccordion, OpenAccordion
 from rulesets.cards import CARDS, NAME, CardError, parse_cards
 from rulesets.deals import seeded_deal
 from rulesets.moves import DEAL
+from solver.engine import depth_first
 from solver.replay import replay
 from solver.result import Limits, Verdict
-from solver.engine import depth_first
 
 REFERENCE = list(csv.DictReader((Path(__file__).parent / "data" / "accordion-reference.tsv").open(), delimiter="\t"))
 ROW = OpenAccordion()

@@ -32,10 +32,10 @@ from rulesets.cards import CARDS, NAME, parse_cards
 from rulesets.deals import seeded_deal
 from rulesets.moves import DEAL
 from rulesets.notation import PositionError
+from solver.engine import depth_first
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
-from solver.engine import depth_first
 
 FAMILY = families()["accordion"]
 VARIANTS = ("idle-year", "parlett", "self-working")

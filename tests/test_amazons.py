@@ -24,9 +24,9 @@ from rulesets.cards import CARDS, NAME, RANK, Card, format_cards, parse_cards
 from rulesets.deals import STRIPPED_RANKS
 from rulesets.moves import DEAL, REDEAL
 from rulesets.notation import MoveError, PositionError
+from solver.engine import depth_first, iterative_deepening
 from solver.replay import checked, replay
 from solver.result import Limits, Verdict
-from solver.engine import depth_first, iterative_deepening
 from solver.search import line_cost
 
 FAMILY = FAMILIES[0]

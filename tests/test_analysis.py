@@ -6,9 +6,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solver.analysis import MoveAnalysis, analyse
+from solver.engine import depth_first
 from solver.replay import replay
 from solver.result import Limits, Verdict
-from solver.engine import depth_first
 
 acyclic_or_cyclic = st.one_of(graphs(acyclic=True), graphs())
 

@@ -10,10 +10,10 @@ from helpers import GraphGame, chain, graphs, reachable_states, reference_deal
 from hypothesis import given
 from hypothesis import strategies as st
 
+from solver.engine import depth_first, iterative_deepening
 from solver.errors import UserError
 from solver.replay import IllegalLine, checked, replay
 from solver.result import LimitError, Limits, SearchResult, Stats, Verdict
-from solver.engine import depth_first, iterative_deepening
 from solver.search import line_cost
 from solver.table import TableMemory, TranspositionTable, ValueTable, dict_bytes, set_bytes
 

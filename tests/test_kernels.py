@@ -104,4 +104,3 @@ def test_without_restarts_both_engines_expand_the_same_states(case, engine):
             python.best_line,
             python.stats.nodes,
         ), seed
-

@@ -5,6 +5,7 @@ a terminal only, never for --json or a pipe, wiped before the answer)."""
 
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -15,6 +16,7 @@ import pytest
 from helpers import run_cli
 
 from solver.cli.progress import ProgressBar, Rate, Searching, clock
+from solver.engine import NO_EXTENSIONS
 from solver.service.setup import Setup
 from solver.service.survey import Tally
 
@@ -71,19 +73,24 @@ class Pane:
     def __init__(self, name: str, command: list[str], cwd: Path, width: int = 100) -> None:
         self.name = name
         line = " ".join(f"'{word}'" for word in command)
-        shell = f"cd '{cwd}' && {line}; echo EXIT=$?; sleep 600"
-        subprocess.run(["tmux", "kill-session", "-t", name], capture_output=True, check=False)
-        subprocess.run(
-            ["tmux", "new-session", "-d", "-s", name, "-x", str(width), "-y", "30", shell],
-            check=True,
-            env={**__import__("os").environ, "CI": ""},
-        )
+        # The command's environment said in the command itself: a tmux server already running
+        # hands new sessions its own (CI=true under .ci/run would hide the very progress looked
+        # for, and the engine the test runs on would not reach the command).
+        engine = os.environ.get(NO_EXTENSIONS)
+        chosen = f"{NO_EXTENSIONS}={engine}" if engine else f"-u {NO_EXTENSIONS}"
+        shell = f"cd '{cwd}' && env -u CI {chosen} {line}; echo EXIT=$?; sleep 600"
+        self.tmux("kill-session", "-t", name, check=False)
+        self.tmux("new-session", "-d", "-s", name, "-x", str(width), "-y", "30", shell)
+
+    @staticmethod
+    def tmux(*args: str, check: bool = True) -> str:
+        """tmux on a server of the tests' own (its own socket), so that no other session's matters."""
+        done = subprocess.run(["tmux", "-L", "patience-tests", *args], capture_output=True, text=True, check=check)
+        return done.stdout
 
     def screen(self) -> list[str]:
         """What the terminal shows, from the first line it wrote (its scrolled-off lines too)."""
-        command = ["tmux", "capture-pane", "-p", "-S", "-", "-t", self.name]
-        shown = subprocess.run(command, capture_output=True, text=True, check=True)
-        return shown.stdout.rstrip("\n").splitlines()
+        return self.tmux("capture-pane", "-p", "-S", "-", "-t", self.name).rstrip("\n").splitlines()
 
     def wait_for(self, text: str, seconds: float = 60) -> list[str]:
         end = time.monotonic() + seconds
@@ -95,10 +102,10 @@ class Pane:
         raise AssertionError(f"{text!r} never shown; the screen:\n" + "\n".join(self.screen()))
 
     def keys(self, *keys: str) -> None:
-        subprocess.run(["tmux", "send-keys", "-t", self.name, *keys], check=True)
+        self.tmux("send-keys", "-t", self.name, *keys)
 
     def close(self) -> None:
-        subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True, check=False)
+        self.tmux("kill-session", "-t", self.name, check=False)
 
 
 @pytest.fixture

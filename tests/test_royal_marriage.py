@@ -40,10 +40,10 @@ from rulesets.royal_marriage import (
     Removal,
     analyse,
 )
+from solver.engine import depth_first
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
-from solver.engine import depth_first
 
 FAMILY = families()
 ROYAL, LAD, NIZHNI = FAMILY["royal-marriage"], FAMILY["queen-and-her-lad"], FAMILY["nizhni-novgorod"]

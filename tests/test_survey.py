@@ -47,7 +47,7 @@ table = survey_table
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> tuple[Path, list[tuple]]:
+def reference(tmp_path_factory, engine) -> tuple[Path, list[tuple]]:
     """An uninterrupted run in this process (--jobs 1)."""
     path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
     tally = run_survey(SPEC, parse_seeds(SEEDS), path, jobs=1)

@@ -50,7 +50,7 @@ SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024*
 
 
 @pytest.fixture(scope="module")
-def reference(tmp_path_factory) -> tuple[Path, list[tuple]]:
+def reference(tmp_path_factory, engine) -> tuple[Path, list[tuple]]:
     """An uninterrupted run of the survey (in this process)."""
     path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
     assert run_survey(SPEC, parse_seeds(SEEDS), path).solved == TOTAL

@@ -37,7 +37,7 @@ COUNT = 40
 
 
 @pytest.fixture(scope="module")
-def seeded(tmp_path_factory) -> list[tuple]:
+def seeded(tmp_path_factory, engine) -> list[tuple]:
     """The survey of seeds 1 to COUNT: a file of their deals, line i seed i's, stores the same rows."""
     path = tmp_path_factory.mktemp("seeded") / "seeds.sqlite"
     run_survey(SPEC, parse_seeds(f"1-{COUNT}"), path)
@@ -52,7 +52,7 @@ def deals(tmp_path) -> Path:
 
 
 @pytest.fixture(scope="module")
-def surveyed(tmp_path_factory) -> tuple[Path, Path]:
+def surveyed(tmp_path_factory, engine) -> tuple[Path, Path]:
     """A file of the deals of seeds 1 to COUNT (line i: seed i's) and its survey, run by the command."""
     folder = tmp_path_factory.mktemp("surveyed")
     deals, out = survey_deal_file(folder / "deals.txt", range(1, COUNT + 1)), folder / "s.sqlite"

@@ -44,7 +44,14 @@ def hint_command(
     # With no move left the position is an end: say how it ended, which no move's verdict tells.
     end = None if found else _end(rules.is_won(start), rules.score(start))
     if as_json:
-        record = {"game": setup.family.name, "variant": setup.variant, "options": dict(setup.settings)}
+        from solver.engine import engine_for
+
+        record = {
+            "game": setup.family.name,
+            "variant": setup.variant,
+            "options": dict(setup.settings),
+            "engine": engine_for(setup.game),
+        }
         print(json.dumps({**record, "position": text, "end": end, "moves": [h.record() for h in found]}))
         return
     print(setup.title())

@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from solver.analysis import analyse
+from solver.engine import engine_for
 from solver.protocol import NO_SCORE
 from solver.result import Limits, Verdict
 from solver.service.setup import Setup
@@ -16,7 +17,8 @@ from solver.service.solving import line_texts
 class Hint(NamedTuple):
     """One legal move: its text, the verdict and best score after it (None where no line from
     there reaches an end of the game), whether that score is proven, the limit that cut its
-    search if one did, and the line after it that reaches the score (a win when won)."""
+    search if one did, the line after it that reaches the score (a win when won), and the
+    engine that searched ("native" or "python"; the JSON record names it once, not per move)."""
 
     move: str
     result: str
@@ -24,6 +26,7 @@ class Hint(NamedTuple):
     score_proven: bool
     limit: str | None
     line: list[str]
+    engine: str
 
     def record(self) -> dict[str, Any]:
         """The hint as ``hint --json`` prints it in its ``moves`` list."""
@@ -41,6 +44,7 @@ def hints(setup: Setup, start: Any, limits: Limits) -> list[Hint]:
     """Every legal move in ``start``, best first (see :func:`solver.analysis.analyse`); the limits
     apply to each move's search on its own."""
     game = setup.game
+    searched_by = engine_for(game)
     found = []
     for analysis in analyse(game, start, limits, legal=setup.legal):
         after = game.apply(start, analysis.move)
@@ -52,6 +56,7 @@ def hints(setup: Setup, start: Any, limits: Limits) -> list[Hint]:
                 score_proven=analysis.verdict is not Verdict.UNKNOWN,
                 limit=analysis.limit,
                 line=line_texts(game, after, analysis.line),
+                engine=searched_by,
             )
         )
     return found

@@ -8,10 +8,10 @@ from typing import Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
 from rulesets.family import OptionError
+from solver.engine import depth_first, iterative_deepening
 from solver.protocol import NO_SCORE
 from solver.replay import checked
 from solver.result import Limits, SearchResult, Verdict
-from solver.engine import depth_first, iterative_deepening
 from solver.search import line_cost
 from solver.service.setup import Setup
 
