@@ -27,7 +27,7 @@ _WRITE_REFUSALS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EFBIG, errno.EIO}
 
 
 class ExitCode(IntEnum):
-    """The documented exit codes (README, "Exit codes")."""
+    """The documented exit codes (docs/cli.md, "Exit codes"; the README sums them up)."""
 
     OK = 0
     INVALID = 1  # verify: a move is illegal, or the record claims what its moves do not bear out
