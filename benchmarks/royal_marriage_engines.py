@@ -102,9 +102,11 @@ def compare(name: str, options: dict[str, bool], seeds: list[int], blocks: bool,
                 for label in searches:
                     run(label, start)
     agreed = answers[engine.PYTHON] == answers[engine.NATIVE]
-    for seed, python, native in zip(seeds * rounds, answers[engine.PYTHON], answers[engine.NATIVE]):
-        if python != native:
-            print(f"  seed {seed}: python {python[0].value} {python[1]}, native {native[0].value} {native[1]}")
+    for seed, (verdict, score), (other, other_score) in zip(
+        seeds * rounds, answers[engine.PYTHON], answers[engine.NATIVE]
+    ):
+        if (verdict, score) != (other, other_score):
+            print(f"  seed {seed}: python {verdict.value} {score}, native {other.value} {other_score}")
     setting = ",".join(f"{key}={'yes' if value else 'no'}" for key, value in options.items()) or "defaults"
     print(f"{name} ({setting}), {len(seeds)} deals x {rounds}, {'in blocks' if blocks else 'deal by deal'}:")
     for label, tally in tallies.items():

@@ -563,6 +563,10 @@ class OpenMarriageRow:
     def decode(self, state: MarriageLayout, code: int) -> Discard:
         return _discard_of(code)
 
+    def decode_line(self, start: MarriageLayout, codes: Sequence[int]) -> tuple[Discard, ...]:
+        """A discard's code names it whatever the row: a line needs no replay to decode."""
+        return tuple(map(_discard_of, codes))
+
     def describe_move(self, state: MarriageLayout, move: Discard) -> str:
         return _describe_discard(state.cards, move)
 
@@ -652,6 +656,10 @@ class CompulsoryNizhni:
 
     def decode(self, state: NizhniLayout, code: int) -> NizhniMove:
         return DEAL if code == _DEAL_CODE else _discard_of(code)
+
+    def decode_line(self, start: NizhniLayout, codes: Sequence[int]) -> tuple[NizhniMove, ...]:
+        """A move's code names it whatever the layout: a line needs no replay to decode."""
+        return tuple(DEAL if code == _DEAL_CODE else _discard_of(code) for code in codes)
 
     def describe_move(self, state: NizhniLayout, move: NizhniMove) -> str:
         if move is DEAL:

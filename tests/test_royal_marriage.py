@@ -608,6 +608,26 @@ def test_without_restarts_both_engines_expand_the_same_states_on_crowded_rows(
         ), format_cards(row)
 
 
+@every_combo
+def test_a_line_decodes_at_once_as_move_by_move(combo: Combo, engine: str) -> None:
+    """decode_line (what the engine turns a compiled line back with) gives the moves that
+    decoding each code in the state it is played in gives."""
+    game = build(combo)
+    kernel = kernel_for(game, engine)
+    rng = random.Random(combo.name)
+    for seed in rng.sample(range(1, 100_000), 10):
+        state = start = game.start(combo.family.seeded_deal(seed))
+        codes, moves = [], []
+        for _ in range(ROW_MOVES):
+            offered = kernel.probe_moves(game.encode(state))
+            if not offered:
+                break
+            codes.append(rng.choice(offered))
+            moves.append(game.decode(state, codes[-1]))
+            state = game.apply(state, moves[-1])
+        assert moves and game.decode_line(start, codes) == tuple(moves)
+
+
 def test_a_removal_rule_the_kernel_does_not_know_is_searched_in_python() -> None:
     """A removal rule of its own (here a subclass) has no kernel: the Python engine searches it."""
 
