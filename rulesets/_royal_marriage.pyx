@@ -41,6 +41,8 @@ cdef extern from *:
 DEF STATE_SIZE = 56
 DEF MAX_ROW = 52
 DEF DEAL_CODE = 4096
+#: The pairs of cards of a deck sharing suit or rank.
+DEF MATCHING_PAIRS = 390
 
 # The removal rules (royal_marriage.Removal's subclasses).
 DEF ONE_OR_TWO = 0
@@ -302,15 +304,16 @@ cdef class OpenMarriageKernel(Kernel):
         self.guided = guided
         self.state_size = STATE_SIZE
         self.key_size = MAX_ROW
-        # The most partners one card can have to its right, times the cards: two (or, with
-        # same-suit runs, thirteen: a suit has 13 cards) for Royal Marriage, one single card and
-        # up to 25 runs of pairs for Queen and her Lad, one for Nizhni Novgorod.
-        if removal == ONE_OR_TWO:
-            self.max_moves = MAX_ROW * (13 if self.same_suit else 2)
-        elif removal == LAD_PAIRS:
-            self.max_moves = MAX_ROW * 26
-        else:
+        # Room for every move: each discard is a pair of matching cards, at most 390 in a deck
+        # (4 suits of 13: 312 pairs sharing suit, 13 ranks of 4: 78 sharing rank); at most two
+        # a card for Royal Marriage without same-suit runs, one for Nizhni Novgorod. The search
+        # keeps this much room a state on its path (Queen and her Lad had 1,352: 26 a card).
+        if removal == INNER_TWO:
             self.max_moves = MAX_ROW
+        elif removal == ONE_OR_TWO and not self.same_suit:
+            self.max_moves = 2 * MAX_ROW
+        else:
+            self.max_moves = MATCHING_PAIRS
 
     cdef int discards(self, const uint8_t* row, int size, int32_t* out) noexcept:
         """OpenMarriageRow.discards: leftmost matching card first, then nearest partner first."""
