@@ -96,6 +96,19 @@ _DISCARDS = tuple(tuple(Discard(i, j) for j in range(_MAX_ROW)) for i in range(_
 #: The positions in a set of row positions, lowest first: such sets are bit masks read exactly
 #: like sets of cards.
 _positions_in = codes_in
+#: The compiled kernels' states (rulesets/_royal_marriage.pyx): their size in bytes, and the code
+#: of a deal; a discard is ``left << 6 | right``.
+_STATE_SIZE, _DEAL_CODE = 56, 4096
+
+
+def _discard_of(code: int) -> Discard:
+    """The discard a kernel numbers ``code``."""
+    return _DISCARDS[code >> 6][code & 63]
+
+
+def _encoded(first: int, second: int, cards: tuple[int, ...]) -> bytes:
+    """A kernel's state: its two header bytes, then the cards, zero padded."""
+    return bytes((first, second, *cards)).ljust(_STATE_SIZE, b"\0")
 
 
 # --- which cards between a matching pair may go ------------------------------------------------
@@ -529,6 +542,27 @@ class OpenMarriageRow:
     def lower_bound(self, state: MarriageLayout) -> int:
         return state.floor
 
+    def kernel(self) -> Any:
+        """The compiled kernel, or None for a removal rule it does not know (a subclass, say)."""
+        kind = {OneOrTwo: 0, LadPairs: 1, InnerTwo: 2}.get(type(self.removal))
+        if kind is None:
+            return None
+        from rulesets._royal_marriage import OpenMarriageKernel
+
+        same_suit = isinstance(self.removal, OneOrTwo) and self.removal.all_same_suit
+        return OpenMarriageKernel(kind, same_suit, self.guided)
+
+    def encode(self, state: MarriageLayout) -> bytes:
+        """The kernel's state: the number of cards, the floor, the row."""
+        return _encoded(len(state.cards), state.floor, state.cards)
+
+    def decode(self, state: MarriageLayout, code: int) -> Discard:
+        return _discard_of(code)
+
+    def decode_line(self, start: MarriageLayout, codes: Sequence[int]) -> tuple[Discard, ...]:
+        """A discard's code names it whatever the row: a line needs no replay to decode."""
+        return tuple(map(_discard_of, codes))
+
     def describe_move(self, state: MarriageLayout, move: Discard) -> str:
         return _describe_discard(state.cards, move)
 
@@ -606,6 +640,22 @@ class CompulsoryNizhni:
 
     def lower_bound(self, state: NizhniLayout) -> int:
         return 2
+
+    def kernel(self) -> Any:
+        from rulesets._royal_marriage import CompulsoryNizhniKernel
+
+        return CompulsoryNizhniKernel()
+
+    def encode(self, state: NizhniLayout) -> bytes:
+        """The kernel's state: the cards in the row, the cards left, then the row and the stock."""
+        return _encoded(len(state.row), len(state.row) + len(state.stock), state.row + state.stock)
+
+    def decode(self, state: NizhniLayout, code: int) -> NizhniMove:
+        return DEAL if code == _DEAL_CODE else _discard_of(code)
+
+    def decode_line(self, start: NizhniLayout, codes: Sequence[int]) -> tuple[NizhniMove, ...]:
+        """A move's code names it whatever the layout: a line needs no replay to decode."""
+        return tuple(DEAL if code == _DEAL_CODE else _discard_of(code) for code in codes)
 
     def describe_move(self, state: NizhniLayout, move: NizhniMove) -> str:
         if move is DEAL:

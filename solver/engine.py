@@ -66,7 +66,13 @@ def engine_for(game: Any) -> str:
 
 
 def decoded(game: Any, start: State, codes: Sequence[int]) -> tuple[Any, ...]:
-    """A kernel's line of move codes as the game's own moves, played from ``start``."""
+    """A kernel's line of move codes as the game's own moves, played from ``start``: by the
+    game's ``decode_line(start, codes)`` where it has one (moves that do not depend on the state
+    they are played in need no replay, which cost a short search most of its time: royal
+    marriage's 40-move lines, 85 to 55 us a deal), else decoding move by move along the line."""
+    whole = getattr(game, "decode_line", None)
+    if whole is not None:
+        return tuple(whole(start, codes))
     state, line = start, []
     for code in codes:
         move = game.decode(state, code)

@@ -86,5 +86,7 @@ class Compiled(Protocol):
         ...
 
     def decode(self, state: Any, code: int) -> Any:
-        """The move the kernel numbers ``code`` in ``state``."""
+        """The move the kernel numbers ``code`` in ``state``. (A game may also have
+        ``decode_line(start, codes)``, a whole line of codes played from ``start`` as its moves
+        at once, which solver.engine then uses instead of replaying the line move by move.)"""
         ...

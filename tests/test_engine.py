@@ -363,3 +363,26 @@ def test_a_node_limit_expands_exactly_that_many_states_even_where_a_restart_begi
     start = game.start(seeded_deal(151))
     result = depth_first(game, start, Limits(max_nodes=limit))
     assert result.verdict is Verdict.UNKNOWN and result.limit == "max_nodes" and result.stats.nodes == limit
+
+
+def test_a_line_is_decoded_by_the_games_decode_line_where_it_has_one():
+    """solver.engine turns a compiled line back through the game's decode_line, never replaying
+    it, where the game has one; else move by move along the line."""
+    from solver import engine
+
+    class ByCode:
+        def decode(self, state, code):
+            return ("move", state, code)
+
+        def apply(self, state, move):
+            return state + 1
+
+    class WholeLine(ByCode):
+        def apply(self, state, move):
+            raise AssertionError("a line decoded at once is not replayed")
+
+        def decode_line(self, start, codes):
+            return [("line", start, code) for code in codes]
+
+    assert engine.decoded(ByCode(), 10, [7, 8]) == (("move", 10, 7), ("move", 11, 8))
+    assert engine.decoded(WholeLine(), 10, [7, 8]) == (("line", 10, 7), ("line", 10, 8))

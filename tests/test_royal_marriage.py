@@ -3,8 +3,9 @@
 
 from __future__ import annotations
 
+import itertools
 import random
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any, NamedTuple
 
 import pytest
@@ -39,7 +40,10 @@ from rulesets.royal_marriage import (
     OpenMarriageRow,
     Removal,
     analyse,
+    best_move,
 )
+from solver import engine as engines
+from solver import search
 from solver.engine import depth_first
 from solver.protocol import NO_SCORE
 from solver.replay import replay
@@ -515,3 +519,122 @@ def test_picture_and_touched_by_example() -> None:
     assert nizhni.touched(dealt, DEAL) == {"5", "stock"}
     wide = royal.start(ROYAL.seeded_deal(1))
     assert [len(line) for line in royal.picture(wide).rows] == [13, 13, 13, 13]
+
+
+# --- the compiled kernels (rulesets/_royal_marriage.pyx) ---------------------------------------------------
+
+
+def kernel_for(game: Any, engine: str) -> Any:
+    """The game's compiled kernel (the test is skipped on the Python run, or where none is built)."""
+    if engine != "native":
+        pytest.skip("the kernels are tested on the native run")
+    kernel = engines.kernel_of(game)
+    if kernel is None:
+        pytest.skip("the royal marriage kernels are not built here")
+    return kernel
+
+
+def crowded_rows(combo: Combo, rng: random.Random) -> Iterator[list[Card]]:
+    """Rows of every length up to the full deck, from pools where matches, same-suit runs and
+    matching pairs (so groups of many survivors) are common, and from the whole deck."""
+    pools = [list(CARDS), SMALL_POOL, [c for c in CARDS if c.suit in "HS" or c.rank < 4]]
+    for _ in range(60):
+        pool = rng.choice(pools)
+        yield random_row(combo, rng, rng.randint(2, len(pool)), pool)
+
+
+@open_combos
+def test_the_kernel_analysis_is_the_python_analysis(combo: Combo, engine: str) -> None:
+    """The compiled interval analysis gives the same clearable sets, fewest cards left and best
+    move as analyse and best_move, row after row: random rows, and the rows along a random play
+    (which the kernel analyses reusing the end of the row before; the unrelated rows between and
+    the longer rows after check that reuse)."""
+    game = build(combo)
+    kernel = kernel_for(game, engine)
+    rng = random.Random(combo.name)
+    for row in crowded_rows(combo, rng):
+        cards = [card.code for card in row]
+        for state, _ in random_play(game, game.start(row), rng, ROW_MOVES) if rng.random() < 0.3 else [(None, None)]:
+            codes = cards if state is None else list(state.cards)
+            analysis = analyse(codes, game.removal)
+            best = best_move(codes, game.removal, analysis)
+            clear, fewest, code = kernel.probe_analysis(bytes(codes))
+            assert (clear, fewest) == (analysis.clear, analysis.fewest), format_cards(row)
+            assert (None if code < 0 else game.decode(state, code)) == best, format_cards(row)
+
+
+@open_combos
+def test_the_plain_kernel_answers_as_the_plain_ruleset(combo: Combo, engine: str) -> None:
+    """Without the guided reduction (moves in row order, floor 2) the kernel still answers as
+    the ruleset: moves, successors, keys, scores, bounds along random play from crowded rows."""
+    game = build(combo, guided=False)
+    kernel = kernel_for(game, engine)
+    rng = random.Random(combo.name)
+    for row in crowded_rows(combo, rng):
+        for state, _ in random_play(game, game.start(row), rng, ROW_MOVES):
+            encoded = game.encode(state)
+            codes = kernel.probe_moves(encoded)
+            assert [game.decode(state, code) for code in codes] == game.moves(state), game.write_position(state)
+            for code in codes:
+                after = game.apply(state, game.decode(state, code))
+                assert kernel.probe_apply(encoded, code) == game.encode(after), game.write_position(state)
+            assert kernel.probe_key(encoded) == game.key(state)
+            assert kernel.probe_score(encoded) == game.score(state)
+            assert kernel.probe_lower_bound(encoded) == game.lower_bound(state) == 2
+            assert kernel.probe_is_won(encoded) == game.is_won(state)
+
+
+@pytest.mark.parametrize("guided", [True, False], ids=["guided", "plain"])
+@every_combo
+def test_without_restarts_both_engines_expand_the_same_states_on_crowded_rows(
+    combo: Combo, guided: bool, engine: str
+) -> None:
+    """The engines searched without restarts reach the same answer by the same states, guided
+    or plain, on rows where the analysis has groups of survivors to find."""
+    game = build(combo, guided)
+    kernel_for(game, engine)
+    rng = random.Random(combo.name + str(guided))
+    for row in itertools.islice(crowded_rows(combo, rng), 20):
+        start = game.start(row)
+        limits = Limits(max_nodes=3000)
+        compiled = engines.depth_first(game, start, limits, restart_nodes=None)
+        python = search.depth_first(game, start, limits, restart_nodes=None)
+        assert compiled.engine == "native"
+        assert (compiled.verdict, compiled.best_score, compiled.best_line, compiled.stats.nodes) == (
+            python.verdict,
+            python.best_score,
+            python.best_line,
+            python.stats.nodes,
+        ), format_cards(row)
+
+
+@every_combo
+def test_a_line_decodes_at_once_as_move_by_move(combo: Combo, engine: str) -> None:
+    """decode_line (what the engine turns a compiled line back with) gives the moves that
+    decoding each code in the state it is played in gives."""
+    game = build(combo)
+    kernel = kernel_for(game, engine)
+    rng = random.Random(combo.name)
+    for seed in rng.sample(range(1, 100_000), 10):
+        state = start = game.start(combo.family.seeded_deal(seed))
+        codes, moves = [], []
+        for _ in range(ROW_MOVES):
+            offered = kernel.probe_moves(game.encode(state))
+            if not offered:
+                break
+            codes.append(rng.choice(offered))
+            moves.append(game.decode(state, codes[-1]))
+            state = game.apply(state, moves[-1])
+        assert moves and game.decode_line(start, codes) == tuple(moves)
+
+
+def test_a_removal_rule_the_kernel_does_not_know_is_searched_in_python() -> None:
+    """A removal rule of its own (here a subclass) has no kernel: the Python engine searches it."""
+
+    class Narrow(InnerTwo):
+        pass
+
+    game = OpenMarriageRow(Narrow(), AnyEnds())
+    assert game.kernel() is None
+    result = depth_first(game, game.start(parse_cards("7H 2C 3C 5H 7S")))
+    assert result.engine == "python" and result.best_score == 3

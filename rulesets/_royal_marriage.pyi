@@ -1,0 +1,9 @@
+"""Type stubs of the compiled kernels in rulesets/_royal_marriage.pyx: what the rulesets and the
+benchmarks call from Python (the search reaches the rest at C level)."""
+
+class OpenMarriageKernel:
+    def __init__(self, removal: int, all_same_suit: bool, guided: bool) -> None: ...
+    def probe_analysis(self, row: bytes) -> tuple[list[int], list[int], int]: ...
+
+class CompulsoryNizhniKernel:
+    def __init__(self) -> None: ...
