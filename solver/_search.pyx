@@ -58,16 +58,29 @@ cdef double _cpu_seconds() noexcept:
     return now.tv_sec + now.tv_nsec * 1e-9
 
 
+#: The states this process's compiled searches have expanded, counted at each look at the limits
+#: (every CHECK_EVERY states) and at each search's end (solver.search.expanded's twin).
+cdef int64_t _expanded = 0
+
+
+def expanded() -> int:
+    """The states this process's compiled searches have expanded so far (the running one up to
+    its last look at the limits), for a display to show a long search is alive."""
+    return _expanded
+
+
 cdef class _Budget:
     """Counts expanded states and enforces the node and CPU-time limits (solver.search._Budget)."""
 
     cdef int64_t nodes
+    cdef int64_t counted
     cdef int64_t node_limit
     cdef double started
     cdef double max_seconds
 
     def __cinit__(self, max_nodes, max_seconds):
         self.nodes = 0
+        self.counted = 0
         self.node_limit = NO_CAP - 1 if max_nodes is None else max_nodes
         self.max_seconds = -1.0 if max_seconds is None else max_seconds
         self.started = _cpu_seconds()
@@ -76,7 +89,10 @@ cdef class _Budget:
         """0, or the limit reached; raises a pending signal's exception (Ctrl-C, SIGTERM).
 
         ``nodes`` counts the state about to be expanded, so passing the node limit means that
-        state is not expanded (nor counted): exactly ``max_nodes`` states are."""
+        state is not expanded (nor counted): exactly ``max_nodes`` states are. The process's
+        count is brought up to date first, so that a signal handler run here (a display's timer)
+        reads it."""
+        self.count()
         PyErr_CheckSignals()
         if self.nodes > self.node_limit:
             self.nodes -= 1
@@ -84,6 +100,12 @@ cdef class _Budget:
         if self.max_seconds >= 0 and _cpu_seconds() - self.started >= self.max_seconds:
             return SECONDS
         return NO_LIMIT
+
+    cdef void count(self) noexcept:
+        """Add the states expanded since the last count to the process's (:func:`expanded`)."""
+        global _expanded
+        _expanded += self.nodes - self.counted
+        self.counted = self.nodes
 
     cdef int64_t next_check(self, int64_t nodes, int64_t cap) noexcept:
         """The node count at which to look again: every CHECK_EVERY states, and no later than
@@ -392,6 +414,7 @@ cdef tuple _decide(Kernel kernel, bytes start, _Budget budget, DigestSet table, 
 
 cdef object _stats(_Budget budget, table, TableMemory memory, int iterations):
     """The search's counters."""
+    budget.count()
     memory.note(len(table))
     return Stats(
         nodes=budget.nodes,

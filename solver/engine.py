@@ -65,6 +65,13 @@ def engine_for(game: Any) -> str:
     return PYTHON if kernel_of(game) is None else NATIVE
 
 
+def expanded() -> int:
+    """The states this process's searches have expanded so far on both engines (each counts at
+    its looks at the limits, every 1,024 states): a display shows the growth between two looks."""
+    core = compiled_core()
+    return search.expanded() + (0 if core is None else core.expanded())
+
+
 def decoded(game: Any, start: State, codes: Sequence[int]) -> tuple[Any, ...]:
     """A kernel's line of move codes as the game's own moves, played from ``start``: by the
     game's ``decode_line(start, codes)`` where it has one (moves that do not depend on the state

@@ -38,7 +38,7 @@ def hint_command(
     if sum(value is not None for value in (seed, deal, position)) != 1:
         raise UsageError("give exactly one of --seed, --deal or --position")
     ((_, _, start, _),) = Deals(setup, seed, deal, None, position=position)
-    with searching(setup, progress, as_json)():
+    with searching(progress, as_json)():
         found = hints(setup, start, bounds)
     rules, text = setup.game, setup.game.write_position(start)
     # With no move left the position is an end: say how it ended, which no move's verdict tells.

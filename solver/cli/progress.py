@@ -140,13 +140,11 @@ class Searching:
     a long solve or hint runs (the first after a second, so a quick answer shows nothing), and
     wiped before the answer is printed. Driven by a timer signal, whose handler runs between the
     steps of either engine (the compiled one checks for signals every 1,024 states, as it must
-    for Ctrl-C). The states are counted by the Python engine only: the compiled one keeps its
-    count to itself until it answers."""
+    for Ctrl-C, and brings its count of states up to date just before)."""
 
     DELAY, EVERY = 1.0, 0.5
 
-    def __init__(self, counts_states: bool, stream: Any = None) -> None:
-        self.counts_states = counts_states
+    def __init__(self, stream: Any = None) -> None:
         self.stream = stream or sys.stderr
         self.shown = False
         self.previous: Any = None
@@ -154,9 +152,9 @@ class Searching:
     def __enter__(self) -> Searching:
         import signal
 
-        from solver import search
+        from solver.engine import expanded
 
-        self.started, self.before = time.monotonic(), search.expanded()
+        self.started, self.before = time.monotonic(), expanded()
         self.previous = signal.signal(signal.SIGALRM, self._tick)
         signal.setitimer(signal.ITIMER_REAL, self.DELAY, self.EVERY)
         return self
@@ -171,12 +169,10 @@ class Searching:
 
     def text(self) -> str:
         """The line as it reads now (within 80 columns)."""
-        from solver import search
+        from solver.engine import expanded
 
         seconds = f"searching: {clock(time.monotonic() - self.started)}"
-        if not self.counts_states:
-            return f"{seconds} (compiled engine: states counted at the end; Ctrl-C stops)"
-        return f"{seconds}, {search.expanded() - self.before:,} states so far (Ctrl-C stops)"
+        return f"{seconds}, {expanded() - self.before:,} states so far (Ctrl-C stops)"
 
     def _tick(self, signum: int, frame: object) -> None:
         self.shown = True

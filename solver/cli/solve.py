@@ -121,7 +121,7 @@ def solve_command(
         _check_page_target(html, reads_stdin=deal == STDIN)
     deals = Deals(setup, seed, deal, file, position=position, seeds=seeds, as_json=as_json)
     verdicts = set()
-    alive = searching(setup, progress, as_json)
+    alive = searching(progress, as_json)
     for number, (deal_seed, cards, start, line) in enumerate(deals):
         with alive():
             solved = Solved(solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals))
@@ -147,7 +147,7 @@ def solve_command(
     return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
 
 
-def searching(setup: Setup, progress: bool | None, as_json: bool) -> Callable[[], AbstractContextManager[Any]]:
+def searching(progress: bool | None, as_json: bool) -> Callable[[], AbstractContextManager[Any]]:
     """What shows that a long search is alive: on a terminal (not under CI, not for --json's
     readers) unless ``--no-progress``, or whenever ``--progress``; else nothing."""
     from contextlib import nullcontext
@@ -156,10 +156,7 @@ def searching(setup: Setup, progress: bool | None, as_json: bool) -> Callable[[]
 
     if not (show_progress() and not as_json if progress is None else progress):
         return nullcontext
-    from solver.engine import PYTHON, engine_for
-
-    counts = engine_for(setup.game) == PYTHON
-    return lambda: Searching(counts)
+    return Searching
 
 
 def _check_page_target(html: Path, reads_stdin: bool) -> None:
