@@ -19,6 +19,8 @@ import json
 import os
 import sqlite3
 import stat
+import threading
+import time
 import types
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -162,7 +164,10 @@ class Store:
     """
 
     def __init__(self, path: Path, identity: dict[str, str] | None = None, deals: DealFile | None = None) -> None:
-        self.path = Path(path)
+        self.path = Path(path)  # as the user gave it: messages name it so
+        # Every file is opened by its real path: SQLite keeps the last commits in NAME-wal beside
+        # the name a file is opened by, so a symbolic link's name would miss (or make) another one.
+        self.real = real_path(self.path)
         self._lock: int | None = None  # the descriptor holding a writer's lock (see _lock)
         try:
             if identity is None:
@@ -200,21 +205,27 @@ class Store:
             raise SurveyError(f"{path} is a device, pipe or socket, not a survey file")
         if found.st_size == 0:
             raise SurveyError(f"{path} is empty, not a survey file{fix}")
-        try:
-            with open(path, "rb") as file:
-                header = file.read(20)
-        except OSError as error:
-            raise SurveyError(f"cannot read {path}: {error.strerror}") from None
+        _refuse_links(path, self.real, found)
+        if self._lock is None and (found.st_dev, found.st_ino) in _WRITING:
+            # Being written by this process (by another Store): a survey file, in WAL mode. Not
+            # opened here to read its header: closing a descriptor would drop the writer's POSIX locks.
+            header = _SQLITE_HEADER
+        else:
+            try:
+                with open(self.real, "rb") as file:
+                    header = file.read(20)
+            except OSError as error:
+                raise SurveyError(f"cannot read {path}: {error.strerror}") from None
         if not header.startswith(_SQLITE_HEADER):
             raise SurveyError(f"{path} is not a survey file (nor any SQLite file){fix}")
-        db = _connect(path, "immutable" if _at_rest(path, header) else "ro")
+        db = _connect(self.real, "immutable" if _at_rest(self.real, header) else "ro", path)
         try:
             with self._faults("read"):
                 try:
                     db.execute("SELECT 1 FROM sqlite_master").fetchall()
                 except sqlite3.OperationalError:  # read-only storage and no -shm file: read as is
                     db.close()
-                    db = _connect(path, "immutable")
+                    db = _connect(self.real, "immutable", path)
                 self._check_survey(db, fix)
         except BaseException:
             db.close()
@@ -239,16 +250,24 @@ class Store:
     def _open_to_write(self, identity: dict[str, str], deals: DealFile | None) -> sqlite3.Connection:
         """A connection to write to, the file created if new; an existing file is first read and
         checked read-only, so that a foreign, damaged or mismatched one is left as it was."""
-        path, found, parent = self.path, status(self.path), status(self.path.parent)
+        path, real = self.path, self.real
+        found, parent = status(path), status(real.parent)
         if found is not None and stat.S_ISDIR(found.st_mode):
             raise SurveyError(f"{path} is a directory: give a file name for --out")
         if found is not None and not stat.S_ISREG(found.st_mode):
             raise SurveyError(f"{path} is a device, pipe or socket: give a file name for --out")
         if parent is None or not stat.S_ISDIR(parent.st_mode):
+            if real != path.absolute() and os.path.islink(path):
+                raise SurveyError(
+                    f"{path} is a symbolic link to {real}, and there is no directory {real.parent}: "
+                    "give --out a file in a directory that exists"
+                )
             raise SurveyError(f"cannot create {path}: there is no directory {path.parent}")
-        if found is None:
+        if found is not None:
+            _refuse_links(path, real, found)
+        else:
             self._create(identity, deals)
-        self._lock = _lock(path)  # before anything is read or written: another run may be writing
+        self._lock = _lock(real, path)  # before anything is read or written: another run may be writing
         if found is not None and found.st_size > 0:
             existing = self._open_to_read("; give another --out file")
             try:
@@ -258,10 +277,12 @@ class Store:
                         self._check_lines(existing, deals)
             finally:
                 existing.close()
-        db = _connect(path, "rw")
+        _refuse_read_only(path, real)  # before SQLite makes -wal and -shm files a rerun could not use
+        self._check_room()
+        db = _connect(real, "rw", path)
         try:
             with self._faults("write to"):
-                self._set_up(db, identity, deals)
+                self._set_up(db, identity, deals, "WAL")
         except BaseException:
             db.close()
             raise
@@ -272,37 +293,46 @@ class Store:
         killed while it makes the file leaves no half-made survey file that a rerun would refuse
         (at worst the hidden temporary one). If another run made the file meanwhile, that file
         stands, and the checks that follow hold this run to it."""
-        path = self.path
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
+        path, real = self.path, self.real
+        _remove_abandoned(real)
+        # Named by process and thread: two threads of one program may be making the same file.
+        temporary = real.with_name(f".{real.name}.{os.getpid()}.{threading.get_ident()}.new")
+        _remove(temporary, *side_files(temporary))  # a dead process's, whose number this one got
+        held: int | None = None
         try:
-            try:
-                db = _connect(temporary, "rw")
-            except StoreFault as fault:  # named as the user gave it, not by its hidden temporary
-                raise StoreFault(path, fault.what, fault.fix, fault.resumable) from None
+            try:  # held locked while it is made: a later run removes only what no run is making
+                held = os.open(temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+                fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as error:
+                raise _fault(path, error, "create") from None
+            db = _connect(temporary, "rw", path)  # named as the user gave it, not by its hidden temporary
             try:
                 with self._faults("write to"):
-                    self._set_up(db, identity, deals)
-                    # Back to a rollback journal: the WAL is written into the file (a full disk
-                    # raises here), so the file is whole on its own before it is linked.
-                    (mode,) = db.execute("PRAGMA journal_mode=DELETE").fetchone()
-                    if mode != "delete":
-                        raise StoreFault(path, "the new file could not be finished", "rerun the same command")
+                    # A rollback journal, not the WAL: made whole in the file itself (a full disk
+                    # raises as it is written), with no -shm file mapped into memory, whose pages a
+                    # full disk cannot back (SIGBUS, seen on ext4 of 1 KiB blocks).
+                    self._set_up(db, identity, deals, "DELETE")
             finally:
                 db.close()
             try:
-                os.link(temporary, path)
+                os.link(temporary, real)
             except FileExistsError:
                 pass
             except OSError as error:
-                if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP) or path.exists():
+                if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP) or real.exists():
                     raise _fault(path, error, "create") from None
-                os.rename(temporary, path)  # a file system without hard links
+                os.rename(temporary, real)  # a file system without hard links
         finally:
             _remove(temporary, *side_files(temporary))
+            if held is not None:
+                os.close(held)  # after SQLite closed the file: this descriptor holds none of its locks
 
-    def _set_up(self, db: sqlite3.Connection, identity: dict[str, str], deals: DealFile | None) -> None:
-        """The schema, the settings and a file's lines (each kept if already there), in WAL mode."""
-        db.execute("PRAGMA journal_mode=WAL")
+    def _set_up(self, db: sqlite3.Connection, identity: dict[str, str], deals: DealFile | None, journal: str) -> None:
+        """The schema, the settings and a file's lines (each kept if already there), in the
+        ``journal`` mode (WAL to run the survey, DELETE to make the file)."""
+        (mode,) = db.execute(f"PRAGMA journal_mode={journal}").fetchone()
+        if mode != journal.lower():
+            raise StoreFault(self.path, f"SQLite cannot use its {journal} journal here", "check the disk")
         db.execute("PRAGMA synchronous=FULL")
         key = identity.get("key", "seed")
         with _Transaction(db):  # IF NOT EXISTS / OR IGNORE: another run may be creating it too
@@ -404,8 +434,30 @@ class Store:
 
     def add(self, rows: Iterable[Row]) -> None:
         """Store rows in one transaction (a deal already stored keeps its row)."""
+        rows = list(rows)
+        self._check_room(len(rows))
         with self._faults("write to"), _Transaction(self.db):
-            self.db.executemany(_INSERT, list(rows))
+            self.db.executemany(_INSERT, rows)
+
+    def _check_room(self, rows: int = 0) -> None:
+        """Refuse to write on a disk too full to back the -shm file SQLite maps into memory: where
+        the file system's blocks are smaller than a page (ext4 of 1 KiB blocks), SQLite leaves
+        holes in it, and filling one on a full disk kills the process (SIGBUS, nothing said).
+        Raised as a full disk, with :data:`_ROOM` and a KiB a row kept spare."""
+        try:
+            found = os.statvfs(self.real.parent)
+        except OSError:
+            return
+        if found.f_frsize >= os.sysconf("SC_PAGE_SIZE"):
+            return  # every page of the -shm file is whole blocks, allocated as SQLite extends it
+        free, spare = found.f_bavail * found.f_frsize, _ROOM + 1024 * rows
+        if free < spare:
+            raise StoreFault(
+                self.path,
+                f"the disk is full ({free // 1024} KiB free, where a survey keeps {spare // 1024} KiB spare "
+                f"on a file system of {found.f_frsize}-byte blocks)",
+                "free some space",
+            )
 
     def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         """The rows of a read-only query of the file (for reports)."""
@@ -432,14 +484,34 @@ class Store:
                 db.close()
         finally:  # the lock goes whatever closing the connection raised
             if self._lock is not None:
-                found = os.fstat(self._lock)
-                _WRITING.discard((found.st_dev, found.st_ino))
-                os.close(self._lock)
-                self._lock = None
+                with _WRITING_LOCK:
+                    found = os.fstat(self._lock)
+                    _WRITING.discard((found.st_dev, found.st_ino))
+                    os.close(self._lock)
+                    self._lock = None
 
 
 # SQLite's primary result codes, and what each says about the file.
-_SQLITE_BUSY, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTADB = 5, 8, 11, 13, 14, 26
+_SQLITE_BUSY, _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTADB = (
+    5,
+    8,
+    10,
+    11,
+    13,
+    14,
+    26,
+)
+
+
+def _nearly_full(path: Path) -> bool:
+    """Whether the disk holding ``path`` has less than a MiB left to ordinary users: then an I/O
+    error of SQLite's (whose errno it does not say: extending its -shm file, say) is the disk
+    filling up."""
+    try:
+        found = os.statvfs(real_path(Path(path)).parent)
+    except OSError:
+        return False
+    return found.f_bavail * found.f_frsize < 1024 * 1024
 
 
 def _fault(path: Path, error: sqlite3.Error | OSError, doing: str) -> StoreFault:
@@ -454,6 +526,8 @@ def _fault(path: Path, error: sqlite3.Error | OSError, doing: str) -> StoreFault
         return StoreFault(path, "another process keeps the file locked", "wait until it ends")
     if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
         return _damaged(path, str(error))
+    if code == _SQLITE_IOERR and _nearly_full(path):  # SQLite's own write failed, its errno unsaid
+        return StoreFault(path, "the disk is full", "free some space")
     if code == _SQLITE_CANTOPEN:
         return StoreFault(
             path,
@@ -487,50 +561,156 @@ def _at_rest(path: Path, header: bytes) -> bool:
     return header[18:20] == b"\x02\x02" and not side_files(path)[0].exists()
 
 
-def _connect(path: Path, mode: str) -> sqlite3.Connection:
+def _connect(path: Path, mode: str, name: Path) -> sqlite3.Connection:
     """A connection to ``path``: ``rw`` (created if missing), ``ro`` (read-only, sees a running
-    survey's writes) or ``immutable`` (read-only storage: read as it lies)."""
+    survey's writes) or ``immutable`` (read-only storage: read as it lies); a failure names the
+    file as the user gave it (``name``)."""
     # The name's bytes, percent-quoted: a name that is not UTF-8 (os.fsdecode's surrogates) is
     # opened as the system spells it, where quoting its text would fail.
     uri = f"file:{quote(os.fsencode(path.absolute()))}?{_MODES[mode]}"
     try:
         return sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
     except sqlite3.Error as error:
-        raise _fault(path, error, "open") from None
+        raise _fault(name, error, "open") from None
 
 
-def _lock(path: Path) -> int:
-    """Lock the survey file for this run's writing, or refuse: two runs writing one file would
-    both solve every deal neither had stored. An ``flock`` on the file itself, which SQLite's own
-    (POSIX) locks never meet and readers never ask for, and which the system drops when the run
-    ends however it ends, ``kill -9`` too: no lock file is left behind. Returns its descriptor,
-    closed by :meth:`Store.close` (not inherited: workers are spawned, not forked)."""
-    busy = SurveyBusy(f"{path}: another survey is writing this file; wait for it to end, or write to another file")
-    try:
-        found = path.stat()
-    except OSError as error:
-        raise _fault(path, error, "open") from None
-    if (found.st_dev, found.st_ino) in _WRITING:
-        # Written by this process: refused before a descriptor is opened, as closing one (on a
-        # refusal) would drop the POSIX locks SQLite holds on the file for the writer.
-        raise busy
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError as error:
-        raise _fault(path, error, "open") from None
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as error:
-        os.close(descriptor)
-        if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
-            raise busy from None
-        raise _fault(path, error, "lock") from None
-    _WRITING.add((found.st_dev, found.st_ino))
-    return descriptor
+def _lock(path: Path, name: Path) -> int:
+    """Lock the survey file ``path`` (named ``name`` by the user) for this run's writing, or
+    refuse: two runs writing one file would both solve every deal neither had stored. An
+    ``flock`` on the file itself, which SQLite's own (POSIX) locks never meet and readers never
+    ask for, and which the system drops when the run ends however it ends, ``kill -9`` too: no
+    lock file is left behind. Returns its descriptor, closed by :meth:`Store.close` (not
+    inherited: workers are spawned, not forked)."""
+    busy = SurveyBusy(f"{name}: another survey is writing this file; wait for it to end, or write to another file")
+    with _WRITING_LOCK:  # threads of one program: the check, the lock and the note are one step
+        try:
+            found = path.stat()
+        except OSError as error:
+            raise _fault(name, error, "open") from None
+        if (found.st_dev, found.st_ino) in _WRITING:
+            # Written by this process: refused before a descriptor is opened, as closing one (on
+            # a refusal) would drop the POSIX locks SQLite holds on the file for the writer.
+            raise busy
+        try:
+            descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as error:
+            raise _fault(name, error, "open") from None
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(descriptor)
+            if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+                raise busy from None
+            raise _fault(name, error, "lock") from None
+        _WRITING.add((found.st_dev, found.st_ino))
+        return descriptor
 
 
 #: The survey files this process holds a writer's lock on, by device and inode (see :func:`_lock`).
 _WRITING: set[tuple[int, int]] = set()
+_WRITING_LOCK = threading.Lock()
+
+
+def real_path(path: Path) -> Path:
+    """The file ``path`` names, every symbolic link followed (a dangling link: the file it would
+    make); the name itself if the system cannot look it up (:func:`status` then says why)."""
+    try:
+        return Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return path
+
+
+def _refuse_links(name: Path, path: Path, found: os.stat_result) -> None:
+    """Refuse a survey file with more than one hard link: SQLite keeps its last commits in a -wal
+    file beside the name it was opened by, so under another name they are missed (a report counts
+    too few deals, a resumed run solves them again) or a second -wal is begun beside them. A run
+    linking a new file into place holds two names for a moment: that is waited for."""
+    links = found.st_nlink
+    for _ in range(50):
+        if links <= 1 or not _temporaries(path):
+            break
+        time.sleep(0.02)
+        try:
+            links = path.stat().st_nlink
+        except OSError:
+            break
+    if links > 1:
+        raise SurveyError(
+            f"{name} has {links} hard links (names of the same file): SQLite keeps a survey's last rows in a -wal "
+            "file beside the name it is opened by, and under another name they would be lost or hidden; remove the "
+            f"other names (find them with: find / -xdev -samefile {name}), keeping the one the survey ran under"
+        )
+
+
+def _temporaries(path: Path) -> list[tuple[Path, int]]:
+    """The temporary files beside ``path`` that runs make it under (see :meth:`Store._create`),
+    each with its maker's process number."""
+    prefix = f".{path.name}."
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        numbers = name[len(prefix) : -len(".new")].split(".") if name.startswith(prefix) else []
+        if name.endswith(".new") and 1 <= len(numbers) <= 2 and all(n.isascii() and n.isdigit() for n in numbers):
+            found.append((path.with_name(name), int(numbers[0])))
+    return found
+
+
+def _remove_abandoned(path: Path) -> None:
+    """Remove the temporary files that runs killed while making ``path`` left (``kill -9``, a
+    signal such as SIGBUS): one whose maker's process is gone and which no run holds locked."""
+    for temporary, maker in _temporaries(path):
+        if maker == os.getpid() or _alive(maker):
+            continue
+        try:
+            held = os.open(temporary, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # being made after all (by a process this one cannot see)
+        else:
+            _remove(temporary, *side_files(temporary))
+        finally:
+            os.close(held)
+
+
+def _alive(process: int) -> bool:
+    """Whether the process numbered ``process`` exists (if it is another user's, it does)."""
+    if process <= 0:
+        return False
+    try:
+        os.kill(process, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _refuse_read_only(name: Path, path: Path) -> None:
+    """Refuse to write a survey file that cannot be written, before SQLite opens it: it would make
+    its -wal and -shm files read-only like the file, and a rerun once the file is made writable
+    would still be refused by them."""
+    try:
+        read_only_disk = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only_disk = False
+    if read_only_disk:
+        raise StoreFault(name, "the disk is read-only (mounted so)", "write the survey elsewhere")
+    for file in (path, *side_files(path)[:2]):
+        if file.exists() and not os.access(file, os.W_OK):
+            what = "the file" if file == path else f"its {file.name.removeprefix(path.name)} file {file}"
+            raise StoreFault(name, f"{what} is read-only", f"make it writable (chmod u+w {file})")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise StoreFault(name, f"its directory {path.parent} is read-only", "make it writable")
+
+
+#: The room a survey keeps free where its -shm file's pages may be holes (see Store._check_room).
+_ROOM = 128 * 1024
 
 
 def _remove(*paths: Path) -> None:
