@@ -52,7 +52,7 @@ class ProgressBar:
                 "[green]won {task.fields[won]}[/] [blue]lost {task.fields[lost]}[/] "
                 "[yellow]unknown {task.fields[unknown]}[/]"
             ),
-            console=Console(stderr=True),
+            console=Console(file=_Forgiving(sys.stderr)),  # type: ignore[arg-type]  # the calls rich makes
             transient=False,
         )
         self.started, self.start_done = time.monotonic(), done
@@ -69,3 +69,45 @@ class ProgressBar:
 def _verdicts(tally: Tally) -> dict[str, int]:
     """The deals won, lost and unknown so far (stored before this run or by it)."""
     return {verdict: tally.stored(verdict) for verdict in ("won", "lost", "unknown")}
+
+
+class _Forgiving:
+    """Standard error as the bar writes it: a write that fails (stderr full, or a closed pipe) is
+    dropped, as the bar is a courtesy: on a full stderr it made a survey that stored every deal
+    exit with 2. Written straight to the descriptor, so nothing is left in a buffer for Python to
+    fail to flush at exit."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            data = text.encode(getattr(self.stream, "encoding", None) or "utf-8", "replace")
+            descriptor = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (a test's capture)
+            try:
+                return int(self.stream.write(text))
+            except (OSError, ValueError):
+                return len(text)
+        try:
+            while data:
+                data = data[os.write(descriptor, data) :]
+        except OSError:
+            pass
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        try:
+            return bool(self.stream.isatty())
+        except (AttributeError, OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        return int(self.stream.fileno())
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.stream, "encoding", None) or "utf-8"

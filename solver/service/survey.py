@@ -344,8 +344,11 @@ def _quiet_resource_tracker() -> None:
 
 
 def _worker_init(parent: int) -> None:
-    """Pool workers leave Ctrl-C to the parent, and exit if the parent dies (e.g. ``kill -9``)."""
+    """Pool workers leave Ctrl-C to the parent, end at once on SIGTERM (the parent's way of
+    stopping them: the console script, imported again by a spawned worker, sets a handler of its
+    own), and exit if the parent dies (e.g. ``kill -9``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def watch() -> None:
         while True:
