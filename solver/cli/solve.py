@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets import find_game
 from rulesets.cards import Card, format_cards
-from solver.cli.errors import ExitCode, UsageError, say
+from solver.cli.errors import ExitCode, UsageError, print_whole, say
 from solver.cli.options import (
     DEAL,
     FILE,
@@ -111,16 +111,15 @@ def solve_command(
 
             with replacing(str(html)) as page:
                 page.write(solved.to_html())
+        # Each deal's answer printed whole: a Ctrl-C while a slow reader drains it cuts none.
         if as_json and line is None:
-            print(solved.to_json())
+            print_whole(solved.to_json())
         elif as_json:  # a deal file's records carry their line: a bad line skipped shifts them
             import json
 
-            print(json.dumps({"line": line, **solved.record()}))
+            print_whole(json.dumps({"line": line, **solved.record()}))
         else:
-            if number:
-                print("")
-            _print_outcome(outcome, show)
+            print_whole("\n".join([""] * bool(number) + _outcome_lines(outcome, show)))
     if deals.bad_lines:
         return ExitCode.BAD_LINES
     return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
@@ -260,29 +259,29 @@ class Deals:
         say(f"patience: error: {where}")
 
 
-def _print_outcome(outcome: Outcome, show: bool) -> None:
+def _outcome_lines(outcome: Outcome, show: bool) -> list[str]:
     """A solved deal as text: the deal, verdict, score, redeals, work done, then the numbered line."""
     setup, result = outcome.setup, outcome.result
     family = setup.family
     header = setup.title() + (f", seed {outcome.seed}" if outcome.seed is not None else "")
-    print(header)
+    lines = [header]
     if outcome.deal is not None:
-        print(f"deal: {format_cards(outcome.deal)}")
+        lines.append(f"deal: {format_cards(outcome.deal)}")
     else:
-        print(f"position: {setup.game.write_position(outcome.start)}")
+        lines.append(f"position: {setup.game.write_position(outcome.start)}")
     score = outcome.score()
     undecided = result.verdict is Verdict.UNKNOWN
     verdict = result.verdict.value + (f" (limit {result.limit} reached)" if undecided else "")
-    print(f"result: {verdict}")
+    lines.append(f"result: {verdict}")
     if score is None:
-        print(f"{family.score_label}: no end of the game reached")
+        lines.append(f"{family.score_label}: no end of the game reached")
     else:
         qualifier = "best found" if undecided else "minimum"
         line = f"{family.score_label} ({qualifier}): {score}"
         if family.threshold is not None:
             name, most = family.threshold
             line += f"; {name} win ({most} or fewer): {'yes' if score <= most else 'no'}"
-        print(line)
+        lines.append(line)
     cost = outcome.cost()
     if cost is not None:
         proof = (
@@ -290,35 +289,35 @@ def _print_outcome(outcome: Outcome, show: bool) -> None:
             if result.limit is None
             else (f"fewest not proven, at least {result.least_cost_floor}: limit {result.limit} reached")
         )
-        print(f"redeals: {cost} ({proof})")
+        lines.append(f"redeals: {cost} ({proof})")
     stats = result.stats
-    print(f"nodes: {stats.nodes}, table: {stats.table_entries} states, {stats.seconds:.3f} CPU seconds")
-    _print_line(outcome, show)
+    lines.append(f"nodes: {stats.nodes}, table: {stats.table_entries} states, {stats.seconds:.3f} CPU seconds")
+    return lines + _line_lines(outcome, show)
 
 
-def _print_line(outcome: Outcome, show: bool) -> None:
+def _line_lines(outcome: Outcome, show: bool) -> list[str]:
     """The numbered moves of the solution (or best line); with ``show``, after each move the
     layout as one indented block (the places the move changed marked ``*``) and its position."""
     game, result = outcome.setup.game, outcome.result
     texts = outcome.line_text()
     title = "solution" if result.solution is not None else "line to the best score"
-    print(f"{title} ({len(texts)} move{'' if len(texts) == 1 else 's'}):")
+    lines = [f"{title} ({len(texts)} move{'' if len(texts) == 1 else 's'}):"]
     state = outcome.start
     if show:
-        _print_layout(game, state, frozenset())
+        lines += _layout_lines(game, state, frozenset())
     for number, (text, move) in enumerate(zip(texts, result.best_line), 1):
-        print(f"{number:3d}. {text}")
+        lines.append(f"{number:3d}. {text}")
         touched = game.touched(state, move)
         state = game.apply(state, move)
         if show:
-            _print_layout(game, state, touched)
+            lines += _layout_lines(game, state, touched)
+    return lines
 
 
-def _print_layout(game: Any, state: Any, touched: frozenset[str]) -> None:
+def _layout_lines(game: Any, state: Any, touched: frozenset[str]) -> list[str]:
     """The picture of ``state`` indented under its move, then the position to paste back in."""
-    for line in game.picture(state).text(touched).splitlines():
-        print(f"       {line}")
-    print(f"       position: {game.write_position(state)}")
+    lines = [f"       {line}" for line in game.picture(state).text(touched).splitlines()]
+    return [*lines, f"       position: {game.write_position(state)}"]
 
 
 #: Where the deals come from: exactly one of these.

@@ -7,6 +7,8 @@ writes) is refused in one line naming the file and the line, before it can fill 
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -24,6 +26,22 @@ MAX_TEXT = 16 * 1024 * 1024
 def name_of(source: str) -> str:
     """How a message names the file ``source``: standard input for ``-``, '' for no name at all."""
     return "standard input" if source == STDIN else source or "''"
+
+
+def is_stream(source: str) -> bool:
+    """Whether ``source`` (``-``: standard input) is read as it comes (a pipe, a terminal, a
+    socket) rather than a file of a known size (a file that cannot be looked at is not: opening it
+    says why)."""
+    try:
+        if source == STDIN:
+            if sys.stdin is None:
+                return False
+            mode = os.fstat(sys.stdin.buffer.fileno()).st_mode
+        else:
+            mode = os.stat(source).st_mode
+    except (AttributeError, OSError, ValueError):  # (a test's stand-in for standard input: a file)
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
 
 
 def text_lines(source: str, what: str) -> Iterator[str]:
@@ -75,7 +93,16 @@ def _opened(source: str, what: str) -> Iterator[BinaryIO]:
         if source == STDIN:
             if sys.stdin is None:
                 raise InputError(f"cannot read {what} from standard input: it is closed")
-            yield sys.stdin.buffer
+            try:
+                descriptor = os.dup(sys.stdin.buffer.fileno())
+            except (AttributeError, ValueError):  # not a real file (a test's stand-in): read as it is
+                yield sys.stdin.buffer
+                return
+            # A reader of its own: a survey reads a stream in a thread, which may still wait on it
+            # when the program ends, and Python's own sys.stdin must then not be held (a fatal
+            # error at exit: "could not acquire lock for <stdin> at interpreter shutdown").
+            with open(descriptor, "rb") as stream:
+                yield stream
             return
         with open(source, "rb") as stream:
             yield stream

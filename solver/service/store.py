@@ -169,6 +169,7 @@ class Store:
         # the name a file is opened by, so a symbolic link's name would miss (or make) another one.
         self.real = real_path(self.path)
         self._lock: int | None = None  # the descriptor holding a writer's lock (see _lock)
+        self._new_lines: list[tuple[int, str]] = []  # a stream's deals read, to record (see read_line)
         try:
             if identity is None:
                 self.db = self._open_to_read()
@@ -311,7 +312,7 @@ class Store:
                     # A rollback journal, not the WAL: made whole in the file itself (a full disk
                     # raises as it is written), with no -shm file mapped into memory, whose pages a
                     # full disk cannot back (SIGBUS, seen on ext4 of 1 KiB blocks).
-                    self._set_up(db, identity, deals, "DELETE")
+                    self._set_up(db, identity, deals, "DELETE", new=True)
             finally:
                 db.close()
             try:
@@ -327,9 +328,11 @@ class Store:
             if held is not None:
                 os.close(held)  # after SQLite closed the file: this descriptor holds none of its locks
 
-    def _set_up(self, db: sqlite3.Connection, identity: dict[str, str], deals: DealFile | None, journal: str) -> None:
+    def _set_up(
+        self, db: sqlite3.Connection, identity: dict[str, str], deals: DealFile | None, journal: str, new: bool = False
+    ) -> None:
         """The schema, the settings and a file's lines (each kept if already there), in the
-        ``journal`` mode (WAL to run the survey, DELETE to make the file)."""
+        ``journal`` mode (WAL to run the survey, DELETE to make a ``new`` file)."""
         (mode,) = db.execute(f"PRAGMA journal_mode={journal}").fetchone()
         if mode != journal.lower():
             raise StoreFault(self.path, f"SQLite cannot use its {journal} journal here", "check the disk")
@@ -345,6 +348,10 @@ class Store:
             if deals is not None:
                 db.execute(_LINES)
                 db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", deals.deals)
+                if deals.more is None:  # every deal of the file is recorded now
+                    db.execute("DELETE FROM survey WHERE key = 'lines'")
+                elif new:  # a stream: its deals are recorded as they are read
+                    db.execute("INSERT OR IGNORE INTO survey (key, value) VALUES ('lines', 'open')")
             self._add_new_columns(db, key)
 
     @staticmethod
@@ -368,7 +375,7 @@ class Store:
                 f"{self.path} holds a survey of {kinds.get(theirs, theirs)} and this run surveys {kinds[ours]}: "
                 "the two are not mixed: give another --out"
             )
-        keys = [*identity, *(k for k in meta if k not in identity and k != "schema")]
+        keys = [*identity, *(k for k in meta if k not in identity and k not in _BOOKKEEPING)]
         differ = [k for k in keys if meta.get(k) != identity.get(k)]
         if differ:
             raise SurveyError(
@@ -379,21 +386,44 @@ class Store:
 
     def _check_lines(self, db: sqlite3.Connection, deals: DealFile) -> None:
         """Refuse a file of deals that is not the one the survey began on (the same deal on each
-        line), naming its first line that differs."""
+        line), naming its first line that differs. Of a stream only the deals read so far are
+        compared (the rest are as they come: see :meth:`surveyed_lines`); a survey whose stream
+        was cut short (its lines ``open``) takes any more deals after the ones it holds."""
+        cut_short = db.execute("SELECT 1 FROM survey WHERE key = 'lines' AND value = 'open'").fetchone() is not None
         surveyed = db.execute("SELECT line, deal FROM lines ORDER BY line")
         for was, now in itertools.zip_longest(surveyed, deals.deals):
-            if was != now:
-                line = min(found[0] for found in (was, now) if found is not None)
-                if was is not None and now is not None and was[0] == now[0]:
-                    what = "holds another deal than the one surveyed there"
-                elif now is not None and now[0] == line:
-                    what = "holds a deal where the surveyed file had none"
-                else:
-                    what = "holds no deal where the surveyed file had one"
-                raise SurveyError(
-                    f"{self.path} is a survey of another file of deals: {deals.name} line {line} {what}; "
-                    "a changed file is not mixed in: give another --out (or restore the file)"
-                )
+            if was == now:
+                continue
+            if (now is None and deals.more is not None) or (was is None and cut_short):
+                return
+            raise changed_file(self.path, deals.name, was, now)
+
+    @property
+    def lines_open(self) -> bool:
+        """Whether the survey's file of deals was a stream cut short: more deals may follow."""
+        return self.meta.get("lines") == "open"
+
+    def surveyed_lines(self, after: int, count: int = 1000) -> list[tuple[int, str, str | None]]:
+        """The surveyed file's deals after line ``after`` (at most ``count``), by line, each with
+        its stored verdict (None if not stored yet): what a stream read again is held to."""
+        with self._faults("read"):
+            return self.db.execute(
+                "SELECT lines.line, lines.deal, deals.result FROM lines LEFT JOIN deals ON deals.line = lines.line "
+                "WHERE lines.line > ? ORDER BY lines.line LIMIT ?",
+                (after, count),
+            ).fetchall()
+
+    def read_line(self, line: int, deal: str) -> None:
+        """A deal of a stream beyond the lines the survey holds: recorded with the next rows stored."""
+        self._new_lines.append((line, deal))
+
+    def end_of_lines(self) -> None:
+        """The stream ended: its last deals recorded, and the survey's lines no longer open."""
+        with self._faults("write to"), _Transaction(self.db):
+            self.db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", self._new_lines)
+            self.db.execute("DELETE FROM survey WHERE key = 'lines'")
+        self._new_lines = []
+        self.meta.pop("lines", None)
 
     @contextmanager
     def _faults(self, doing: str) -> Iterator[None]:
@@ -433,11 +463,15 @@ class Store:
                 yield from (seed for seed in range(start, end + 1) if seed not in stored)
 
     def add(self, rows: Iterable[Row]) -> None:
-        """Store rows in one transaction (a deal already stored keeps its row)."""
+        """Store rows in one transaction (a deal already stored keeps its row), with the lines of
+        a stream read since the last (see :meth:`read_line`)."""
         rows = list(rows)
-        self._check_room(len(rows))
+        self._check_room(len(rows) + len(self._new_lines))
         with self._faults("write to"), _Transaction(self.db):
+            if self._new_lines:
+                self.db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", self._new_lines)
             self.db.executemany(_INSERT, rows)
+        self._new_lines = []
 
     def _check_room(self, rows: int = 0) -> None:
         """Refuse to write on a disk too full to back the -shm file SQLite maps into memory: where
@@ -538,6 +572,27 @@ def _fault(path: Path, error: sqlite3.Error | OSError, doing: str) -> StoreFault
 
 
 _MODES = {"rw": "mode=rwc", "ro": "mode=ro", "immutable": "immutable=1"}
+
+
+#: The survey's settings that are its own bookkeeping, not what a run is keyed on: the schema's
+#: version, and whether a stream of deals was cut short (``lines``: ``open``).
+_BOOKKEEPING = ("schema", "lines")
+
+
+def changed_file(path: Path, name: str, was: tuple[int, str] | None, now: tuple[int, str] | None) -> SurveyError:
+    """A file of deals that is not the one surveyed in ``path``: (line, deal) ``was`` surveyed,
+    ``now`` the file's, the first two that differ (None: the one has no more deals)."""
+    line = min(found[0] for found in (was, now) if found is not None)
+    if was is not None and now is not None and was[0] == now[0]:
+        what = "holds another deal than the one surveyed there"
+    elif now is not None and now[0] == line:
+        what = "holds a deal where the surveyed file had none"
+    else:
+        what = "holds no deal where the surveyed file had one"
+    return SurveyError(
+        f"{path} is a survey of another file of deals: {name} line {line} {what}; "
+        "a changed file is not mixed in: give another --out (or restore the file)"
+    )
 
 
 def _damaged(path: Path, problem: str) -> StoreFault:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import queue
 import signal
 import threading
 import time
@@ -40,7 +41,7 @@ from solver.service.errors import RunLost, SchedulerLost, StoreFault, SurveyErro
 from solver.service.seeds import MAX_SURVEY_SEED, Span, count_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
-from solver.service.store import Row, Store, solver_version
+from solver.service.store import Row, Store, changed_file, solver_version
 
 #: How long to keep trying to reach a scheduler.
 DASK_CONNECT_TIMEOUT = "30s"
@@ -150,14 +151,111 @@ class Tally:
         return self.skipped_results.get(verdict, 0) + self.results.get(verdict, 0)
 
 
+class _Stream:
+    """The deals of a stream (a pipe, a terminal) as they come: read by a thread of their own, so
+    that the deals read are solved and stored while the next are awaited (read whole first, an
+    endless one grew without bound and nothing was solved). Each deal read is held to the survey
+    file's lines: the same deal on a line the file holds (a stored one is counted and skipped), a
+    deal after them only where the surveyed stream was cut short. A bad or changed line ends the
+    stream: the deals read before it are still solved and stored, then :attr:`error` is raised."""
+
+    #: How many deals read may wait to be solved (the stream's writer then waits).
+    WAITING = 10000
+
+    def __init__(self, deals: DealFile, store: Store, tally: Tally) -> None:
+        self.name, self.store, self.tally = deals.name, store, tally
+        self.first = list(deals.deals)
+        self.error: Exception | None = None
+        self.ended = False
+        self.queue: queue.Queue[Any] = queue.Queue(self.WAITING)
+        self.surveyed: list[tuple[int, str, str | None]] = []  # the file's lines, read ahead in blocks
+        self.after = 0  # the last line of the file read so far
+        assert deals.more is not None, "a stream has more deals to come"
+        threading.Thread(target=self._read, args=(deals.more,), daemon=True).start()
+
+    def _read(self, more: Iterator[tuple[int, str]]) -> None:
+        try:
+            for deal in more:
+                self.queue.put(deal)
+        except Exception as error:  # a bad line, a stream that is not text: raised where it is taken
+            self.queue.put(error)
+        else:
+            self.queue.put(None)
+
+    def ready(self) -> bool:
+        """Whether a deal (or the end) can be taken without waiting."""
+        return bool(self.first) or not self.queue.empty()
+
+    def take(self, block: bool) -> tuple[int, str] | None:
+        """The next deal to solve; None if none is ready (``block``: wait for one) or at the end."""
+        while not self.ended:
+            if self.first:
+                found = self.first.pop(0)
+            else:
+                try:
+                    found = self.queue.get(block=block)
+                except queue.Empty:
+                    return None
+            if isinstance(found, Exception) or found is None:
+                self._end(found)
+                return None
+            if self._new(found):
+                return found
+        return None
+
+    def _new(self, deal: tuple[int, str]) -> bool:
+        """Hold a deal read to the survey's lines: whether it is still to be solved."""
+        line, cards = deal
+        self.tally.total += 1
+        while True:
+            if not self.surveyed:
+                self.surveyed = self.store.surveyed_lines(self.after)[::-1]
+            if not self.surveyed or self.surveyed[-1][0] > line:
+                break
+            was, was_cards, result = self.surveyed.pop()
+            if was < line:  # a deal the surveyed file had on a line that now has none
+                return self._changed((was, was_cards), deal)
+            self.after = line
+            if was_cards != cards:
+                return self._changed((was, was_cards), deal)
+            if result is None:
+                return True
+            self.tally.skipped_results[result] = self.tally.skipped_results.get(result, 0) + 1
+            return False
+        if self.surveyed or not self.store.lines_open:  # a deal where the surveyed file had none
+            return self._changed(None, deal)
+        self.after = line  # beyond the deals of a stream cut short: a new one
+        self.store.read_line(line, cards)
+        return True
+
+    def _changed(self, was: tuple[int, str] | None, now: tuple[int, str] | None) -> bool:
+        self.tally.total -= now is not None  # (counted as read, not as a deal of the survey)
+        self._end(changed_file(self.store.path, self.name, was, now))
+        return False
+
+    def _end(self, error: Exception | None) -> None:
+        """The stream ended, or stopped at ``error``; at its end, the file's lines must all have
+        been read again, and are then complete."""
+        self.ended = True
+        if error is None:
+            rest = self.surveyed[-1:] or self.store.surveyed_lines(self.after, 1)
+            if rest:
+                error = changed_file(self.store.path, self.name, rest[-1][:2], None)
+        if error is None:
+            self.store.end_of_lines()
+        self.error = error
+
+
 class _Chunker:
     """Splits the pending deals (seeds, or a file's lines) into chunks sized to take about
-    ``target`` seconds each."""
+    ``target`` seconds each; of a stream, the deals ready, never waiting for a whole chunk."""
 
-    def __init__(self, pending: Iterator[Any], target: float, first: int = 2, most: int = 500) -> None:
+    def __init__(self, pending: Iterator[Any] | _Stream, target: float, first: int = 2, most: int = 500) -> None:
         self.pending, self.target, self.size, self.most = pending, target, first, most
         self.per_deal: float | None = None
         self.exhausted = False
+        #: How long a wait for finished work may take before the stream is looked at again.
+        self.poll = 0.1 if isinstance(pending, _Stream) else None
 
     def learn(self, rows: Sequence[Row]) -> None:
         if rows:
@@ -165,14 +263,24 @@ class _Chunker:
             self.per_deal = mean if self.per_deal is None else 0.7 * self.per_deal + 0.3 * mean
             self.size = max(1, min(self.most, int(self.target / self.per_deal)))
 
-    def next(self) -> list[Any]:
-        chunk = []
-        for deal in self.pending:
-            chunk.append(deal)
-            if len(chunk) >= self.size:
+    def ready(self) -> bool:
+        """Whether a chunk can be had without waiting (always, but of a stream)."""
+        return not isinstance(self.pending, _Stream) or self.pending.ready()
+
+    def next(self, block: bool = True) -> list[Any]:
+        """The next chunk: empty once every deal is taken (or, not ``block``ing, if a stream has
+        none ready)."""
+        chunk: list[Any] = []
+        while len(chunk) < self.size and not self.exhausted:
+            if isinstance(self.pending, _Stream):
+                deal = self.pending.take(block and not chunk)
+                self.exhausted = self.pending.ended
+            else:
+                deal = next(self.pending, None)
+                self.exhausted = deal is None
+            if deal is None:
                 break
-        if len(chunk) < self.size:
-            self.exhausted = True
+            chunk.append(deal)
         return chunk
 
 
@@ -227,7 +335,11 @@ def _fill(
     the scheduler is raised saying how many deals are stored."""
     tally = Tally()
     try:
-        tally.total, tally.skipped_results, pending, work = _pending(store, deals)
+        if isinstance(deals, DealFile) and deals.more is not None:
+            pending: Iterator[Any] | _Stream = _Stream(deals, store, tally)
+            work: Work = solve_lines
+        else:
+            tally.total, tally.skipped_results, pending, work = _pending(store, deals)
         chunker = _Chunker(pending, chunk_seconds * (4 if client else 1))  # Dask: fewer, larger
         if on_progress is not None:
             on_progress(tally)
@@ -241,6 +353,8 @@ def _fill(
                 on_progress(tally)
 
         _run_interruptibly(spec, work, chunker, workers, client, arrived, tally)
+        if isinstance(pending, _Stream) and pending.error is not None and not tally.interrupted:
+            raise SurveyError(f"{pending.error}; {_stored(tally)} read before it are stored in {store.path}") from None
     except StoreFault as fault:  # the file failed under the run: what is stored stays
         fix = f"{fault.fix}, then rerun the same command to carry on" if fault.resumable else fault.fix
         raise StoreFault(store.path, f"{fault.what} after {_stored(tally)} were stored", fix) from None
@@ -368,13 +482,16 @@ def _run_pool(spec: SurveySpec, work: Work, chunker: _Chunker, jobs: int, arrive
     running: set[Future[list[Row]]] = set()
     try:
         while True:
-            while len(running) < 2 * jobs and not chunker.exhausted:
-                chunk = chunker.next()
-                if chunk:
-                    running.add(pool.submit(work, spec, chunk))
+            while len(running) < 2 * jobs and not chunker.exhausted and (not running or chunker.ready()):
+                chunk = chunker.next(block=not running)  # a stream: wait only with nothing running
+                if not chunk:
+                    break
+                running.add(pool.submit(work, spec, chunk))
             if not running:
-                break
-            finished, running = wait(running, return_when=FIRST_COMPLETED)
+                if chunker.exhausted:
+                    break
+                continue
+            finished, running = wait(running, timeout=chunker.poll, return_when=FIRST_COMPLETED)
             if any(isinstance(future.exception(), BrokenProcessPool) for future in finished):
                 finished |= wait(running).done  # a broken pool ends every chunk: keep those it finished
                 running = set()
@@ -426,12 +543,13 @@ def _run_dask(spec: SurveySpec, work: Work, chunker: _Chunker, client: Any, arri
         in_flight = as_completed()
 
         def feed() -> None:
-            while len(submitted) < 2 * threads and not chunker.exhausted:
-                chunk = chunker.next()
-                if chunk:
-                    future = client.submit(work, spec, chunk, pure=False)
-                    submitted.add(future)
-                    in_flight.add(future)
+            while len(submitted) < 2 * threads and not chunker.exhausted and (not submitted or chunker.ready()):
+                chunk = chunker.next(block=not submitted)  # a stream: wait only with nothing running
+                if not chunk:
+                    break
+                future = client.submit(work, spec, chunk, pure=False)
+                submitted.add(future)
+                in_flight.add(future)
 
         feed()
         while submitted:
