@@ -224,3 +224,91 @@ def test_a_stream_is_held_to_the_lines_it_surveyed(tmp_path, once):
     deals = tmp_path / "deals.txt"
     deals.write_text(_deals(10))
     assert run_cli(*survey_args(out, deals)).exit_code == 0
+
+
+# ----------------------------------------------------------------------------- numbers and names
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (("solve", "accordion", "--seed", "7", "--max-nodes", "9" * 400), ("--max-nodes",)),
+        (("solve", "accordion", "--seed", "7", "--max-nodes", "9" * 5000), ("--max-nodes",)),
+        (("solve", "accordion", "--seed", "7", "--max-memory", "9" * 5000), ("memory size",)),
+        (("solve", "accordion", "--seed", "9" * 5000), ("--seed",)),
+        (("solve", "accordion", "--seed", "+5"), ("digits 0-9",)),
+        (("solve", "accordion", "--seed", " 5"), ("digits 0-9",)),
+        (("solve", "accordion", "--seed", "7", "--max-memory", "\uff12G"), ("memory size",)),
+        (("report", "x.sqlite", "--slowest", "+3"), ("digits 0-9",)),
+    ],
+)
+def test_every_number_is_read_by_one_rule_and_none_overflows(args, words, once):
+    """Digits 0-9 only, as --seed already read them, and no number so long that reading or
+    comparing it fails (OverflowError, Python's 4,300-digit limit) instead of saying so."""
+    line = error_line(run_cli(*args))
+    for word in words:
+        assert word in line, line
+
+
+@pytest.mark.parametrize("seeds", ["\u0663", "\uff12", "1_000", "+5", "1-\u0665", "1-" + "9" * 5000])
+def test_seed_ranges_take_the_digits_0_9_only(tmp_path, seeds, once):
+    line = error_line(run_cli(*survey_args(tmp_path / "s.sqlite", seeds)))
+    assert "seed" in line and not list(tmp_path.iterdir()), line
+
+
+def test_the_api_refuses_numbers_beyond_reading_as_its_documented_errors(tmp_path, once):
+    import solver
+    from solver.errors import UserError
+
+    for call in (
+        lambda: solver.solve("accordion", seed=10**5000),
+        lambda: solver.solve("accordion", seed=-(10**5000)),
+        lambda: solver.solve("accordion", seed=7, max_nodes=10**400),
+        lambda: solver.hint("accordion", seed=7, max_nodes=10**5000),
+        lambda: solver.survey("parlett", "1-3", tmp_path / "s.sqlite", max_nodes=10**400),
+    ):
+        with pytest.raises(UserError) as refused:
+            call()
+        assert len(str(refused.value)) < 300, str(refused.value)
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("address", ["tls://127.0.0.1:9", "ucx://127.0.0.1:9", "inproc://nowhere"])
+def test_a_scheduler_of_another_kind_is_bad_input(tmp_path, address, monkeypatch, once):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr("solver.service.survey.DASK_CONNECT_TIMEOUT", "1s")
+    line = error_line(run_cli(*survey_args(tmp_path / "s.sqlite", "1-3", "--scheduler", address)))
+    assert "Dask scheduler" in line and address in line and not list(tmp_path.iterdir()), line
+
+
+def test_a_line_of_exactly_the_longest_length_is_read(tmp_path, once):
+    deal = _deals(1).strip()
+    deals = tmp_path / "deals.txt"
+    deals.write_text(deal + " " * (65536 - len(deal)) + "\n")
+    done = run_cli("solve", "parlett", "--file", str(deals), "--max-nodes", "100")
+    assert done.exit_code == 0 and "result: unknown" in done.stdout, done.output
+    deals.write_text(deal + " " * (65537 - len(deal)) + "\n")
+    assert "line 1 is longer than 65536 bytes" in error_line(run_cli("solve", "parlett", "--file", str(deals)))
+
+
+def test_a_file_named_dash_is_written_when_named_as_a_file(tmp_path, monkeypatch, once):
+    monkeypatch.chdir(tmp_path)
+    done = run_cli("solve", "accordion", "--seed", "7", "--html", "./-")
+    assert done.exit_code == 0 and "<html" in (tmp_path / "-").read_text(), done.output
+    (tmp_path / "-").unlink()
+    done = run_cli(*survey_args("./-", "1-3"))
+    assert done.exit_code == 0 and (tmp_path / "-").is_file(), done.output
+
+
+def test_empty_survey_names_in_the_api_are_named_as_empty(tmp_path, once):
+    import solver
+    from solver.errors import UserError
+
+    for call in (
+        lambda: solver.survey("parlett", "1-3", ""),
+        lambda: solver.survey("parlett", out=tmp_path / "s.sqlite", file=""),
+        lambda: solver.load_survey(""),
+    ):
+        with pytest.raises(UserError, match="empty file name"):
+            call()
+    assert not list(tmp_path.iterdir())

@@ -214,8 +214,8 @@ def test_a_run_stopped_while_it_creates_the_survey_file_leaves_none(reference, t
     out = tmp_path / "new.sqlite"
     set_up = store_module.Store._set_up
 
-    def dies_after_the_schema(self, *args):
-        set_up(self, *args)
+    def dies_after_the_schema(self, *args, **settings):
+        set_up(self, *args, **settings)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(store_module.Store, "_set_up", dies_after_the_schema)

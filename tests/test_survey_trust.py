@@ -26,6 +26,7 @@ from helpers import (
     run_cli,
     snapshot,
     survey_args,
+    survey_deal_file,
     survey_table,
 )
 
@@ -286,7 +287,10 @@ def test_a_nearly_full_disk_of_small_blocks_is_a_full_disk_not_a_sigbus(once):
         try:
             mounted.chmod(0o777)
             out = mounted / "s.sqlite"
-            for free in (50, 36):  # KiB left to ordinary users: where SIGBUS struck (33 to 53)
+            deals = survey_deal_file(directory / "deals.txt", range(1, 301))
+            # KiB left to ordinary users: where SIGBUS struck (33 to 53), and, with a file of
+            # deals to record as the file is made, where that said "disk I/O error; check the disk".
+            for free, source in ((50, "1-300"), (36, "1-300"), (10, deals), (24, deals)):
                 for path in mounted.iterdir():
                     if path.is_file():
                         path.unlink()
@@ -295,7 +299,7 @@ def test_a_nearly_full_disk_of_small_blocks_is_a_full_disk_not_a_sigbus(once):
                 with open(fill, "wb") as file:
                     file.write(b"\0" * (found.f_bavail * found.f_frsize - free * 1024))
                 os.sync()
-                done = _run_as_user(*survey_args(out, "1-300"))
+                done = _run_as_user(*survey_args(out, source))
                 lines = done.stderr.strip().splitlines()
                 assert done.returncode == 2 and len(lines) == 1 and "the disk is full" in lines[0], (free, done)
                 assert [path.name for path in mounted.iterdir() if path.name.startswith(".")] == [], free

@@ -24,16 +24,14 @@ from solver.cli.options import (
     SEED,
     Argument,
     Command,
+    file_name,
     file_or_dash,
-    path,
     switch,
 )
 from solver.result import Verdict
 from solver.service.inputs import STDIN, name_of, read_text, text_lines, without_bom
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
     from solver.service.setup import Setup
     from solver.service.solving import Outcome
 
@@ -77,7 +75,7 @@ def solve_command(
     show: bool = False,
     as_json: bool = False,
     verdict_code: bool = False,
-    html: Path | None = None,
+    html: str | None = None,
 ) -> int:
     """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves.
 
@@ -94,7 +92,7 @@ def solve_command(
         raise UsageError("--show draws the layout after each move of the text output; --json prints records: give one")
     if html is not None and file is not None:
         raise UsageError("--html replays one deal: give it with --seed, --deal or --position, not --file")
-    if html is not None and str(html) == "-":  # the moves are printed there: the page would be mixed in
+    if html == "-":  # the moves are printed there: the page would be mixed in (./- names a file)
         raise UsageError(
             "--html -: the moves are printed on standard output: write the page to a file, e.g. --html replay.html"
         )
@@ -109,7 +107,7 @@ def solve_command(
         if html is not None:
             from solver.service.output import replacing
 
-            with replacing(str(html)) as page:
+            with replacing(html) as page:
                 page.write(solved.to_html())
         # Each deal's answer printed whole: a Ctrl-C while a slow reader drains it cuts none.
         if as_json and line is None:
@@ -125,7 +123,7 @@ def solve_command(
     return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
 
 
-def _check_page_target(html: Path, reads_stdin: bool) -> None:
+def _check_page_target(html: str, reads_stdin: bool) -> None:
     """Refuse an --html page that cannot be written, or that would write over the file the deal
     is read from as standard input (``--deal -``), before anything is solved. (A --file is not
     taken with --html.)"""
@@ -134,7 +132,7 @@ def _check_page_target(html: Path, reads_stdin: bool) -> None:
     from solver.service.output import check_writable
 
     inputs = [Path("/dev/stdin")] if reads_stdin else []
-    check_writable(inputs, {"--html": str(html)}, "the deal it reads from standard input")
+    check_writable(inputs, {"--html": html}, "the deal it reads from standard input")
 
 
 def _verdict_exit_code(verdicts: set[Verdict]) -> int:
@@ -344,7 +342,9 @@ COMMANDS = (
                 "verdict_code",
                 "Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts).",
             ),
-            Argument(("--html",), "html", "Also write a page replaying the line move by move.", path, metavar="FILE"),
+            Argument(
+                ("--html",), "html", "Also write a page replaying the line move by move.", file_name, metavar="FILE"
+            ),
         ),
     ),
     Command(

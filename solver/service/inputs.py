@@ -49,10 +49,10 @@ def text_lines(source: str, what: str) -> Iterator[str]:
     only when asked for, so that an endless input is answered as it comes."""
     with _opened(source, what) as stream:
         for number in range(1, sys.maxsize):
-            raw = stream.readline(MAX_LINE + 1)
+            raw = stream.readline(MAX_LINE + 2)  # the longest line, and its CRLF
             if not raw:
                 return
-            if len(raw) > MAX_LINE:
+            if len(raw.rstrip(b"\r\n") if raw.endswith(b"\n") else raw) > MAX_LINE:
                 raise InputError(
                     f"{what} {name_of(source)}: line {number} is longer than {MAX_LINE} bytes; is it a text file?"
                 )

@@ -526,10 +526,22 @@ def _dask_client(scheduler: str) -> Any:
     # The client's failures reach the caller as SurveyError or SchedulerLost; its own log lines
     # would only repeat them on the terminal.
     logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+    scheme = scheduler.partition("://")[0] if "://" in scheduler else "tcp"
     try:
         return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise SurveyError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    except Exception as error:  # noqa: BLE001 - Dask's own, of any kind (TLS without certificates: a TypeError)
+        fix = _FIXES.get(scheme, "check the address, e.g. tcp://host:8786, and that the scheduler runs")
+        raise SurveyError(f"cannot reach the Dask scheduler at {scheduler}: {error}; {fix}") from None
+
+
+#: What to do when a scheduler of a kind cannot be reached.
+_FIXES = {
+    "inproc": "an inproc:// scheduler lives inside one program (a LocalCluster of threads): give the address of "
+    "one that runs apart, e.g. tcp://host:8786",
+    "tls": "a tls:// scheduler needs Dask's TLS certificates in its configuration (distributed.comm.tls); "
+    "or give a tcp:// address",
+    "ucx": "a ucx:// scheduler needs UCX (pip install distributed-ucxx); or give a tcp:// address",
+}
 
 
 def _run_dask(spec: SurveySpec, work: Work, chunker: _Chunker, client: Any, arrived: Arrived) -> None:
