@@ -329,3 +329,62 @@ def test_a_survey_refused_on_a_read_only_file_runs_once_it_is_made_writable(once
         assert done.returncode == 0 and "10 of 10 deals stored (5 already there" in done.stdout, done.stderr
     finally:
         shutil.rmtree(directory, ignore_errors=True)
+
+
+# ----------------------------------------------------------------------------- altered files
+
+
+@pytest.mark.parametrize(
+    "alter, what",
+    [
+        ("UPDATE deals SET seconds = 9e999 WHERE seed = 3", "the deal of seed 3 has seconds inf"),
+        ("UPDATE deals SET seconds = -1.5 WHERE seed = 3", "the deal of seed 3 has seconds -1.5"),
+        (
+            "UPDATE deals SET score = 9223372036854775807 WHERE seed = 4",
+            "the deal of seed 4 has score 9223372036854775807",
+        ),
+        ("UPDATE deals SET nodes = -7 WHERE seed = 5", "the deal of seed 5 has nodes -7"),
+        (
+            "UPDATE deals SET nodes = 9223372036854775807 WHERE seed = 5",
+            "the deal of seed 5 has nodes 9223372036854775807",
+        ),
+        ("UPDATE deals SET score_proven = 2 WHERE seed = 6", "the deal of seed 6 has score_proven 2"),
+        ("UPDATE deals SET limit_hit = 'patience' WHERE seed = 7", "the deal of seed 7 has limit_hit 'patience'"),
+        ("UPDATE deals SET game = 'baroness' WHERE seed = 8", "the deal of seed 8 has game 'baroness'"),
+        ("UPDATE deals SET seed = -3 WHERE seed = 9", "the deal of seed -3 has seed -3"),
+        ("UPDATE deals SET peak_table_bytes = -1 WHERE seed = 10", "the deal of seed 10 has peak_table_bytes -1"),
+        ("DELETE FROM survey WHERE key = 'max_nodes'", "its setting max_nodes is missing"),
+        ("DELETE FROM survey WHERE key = 'game'", "its setting game is missing"),
+        ("UPDATE survey SET value = '2' WHERE key = 'schema'", "its setting schema is '2'"),
+        ("UPDATE survey SET value = '-5' WHERE key = 'max_nodes'", "its setting max_nodes is '-5'"),
+        ("INSERT INTO survey VALUES ('colour', 'red')", "its setting colour"),
+        (
+            "CREATE TRIGGER forget AFTER INSERT ON deals BEGIN DELETE FROM deals WHERE seed = NEW.seed; END",
+            "trigger forget",
+        ),
+        ("CREATE VIEW won AS SELECT * FROM deals WHERE result = 'won'", "view won"),
+        ("CREATE TABLE notes (text TEXT)", "table notes"),
+        ("CREATE INDEX by_score ON deals (score)", "index by_score"),
+    ],
+)
+def test_a_value_or_an_object_no_survey_writes_is_refused_as_damaged(reference, tmp_path, alter, what, once):
+    """SQLite's checks pass these, and report, its JSON and figures, and a resume read them:
+    tracebacks (seconds infinite, a score of 2**63-1), a missing setting, or a resume saying every
+    deal was stored while a trigger deleted them. Each is refused as damaged, the file untouched."""
+    survey = tmp_path / "s.sqlite"
+    shutil.copy(reference[0], survey)
+    db = sqlite3.connect(survey, isolation_level=None)
+    db.execute(alter)
+    db.close()
+    before = snapshot(tmp_path)
+    for args in (
+        ["report", str(survey)],
+        ["report", str(survey), "--json", "-"],
+        ["report", str(survey), "--plot", str(tmp_path / "scores.png")],
+        survey_args(survey, "1-40"),
+    ):
+        message = error_line(run_cli(*args))
+        assert message.startswith(f"patience: error: {survey}: the file is damaged (") and what in message, message
+    with pytest.raises(UserError, match="damaged"):
+        solver.load_survey(survey).summary()
+    assert snapshot(tmp_path) == before

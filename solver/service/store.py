@@ -16,6 +16,7 @@ import errno
 import fcntl
 import itertools
 import json
+import math
 import os
 import sqlite3
 import stat
@@ -39,6 +40,7 @@ from solver.result import Verdict
 from solver.service.deal_file import DealFile
 from solver.service.errors import StoreFault, SurveyBusy, SurveyError
 from solver.service.seeds import Span
+from solver.service.setup import MIN_MEMORY as _MIN_MEMORY
 from solver.service.solving import Outcome
 
 SCHEMA_VERSION = 1
@@ -244,7 +246,7 @@ class Store:
         if problem != "ok":
             raise _damaged(self.path, " ".join(problem.split()))
         meta = dict(db.execute("SELECT key, value FROM survey"))
-        altered = _bad_setting(meta) or _bad_row(db, meta)
+        altered = _bad_object(db, meta) or _bad_setting(meta) or _bad_row(db, meta) or _bad_line(db, meta)
         if altered is not None:
             raise _altered(self.path, altered)
 
@@ -807,45 +809,146 @@ def side_files(path: Path) -> tuple[Path, ...]:
     return tuple(path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal"))
 
 
-def _bad_setting(meta: dict[str, str]) -> str | None:
-    """What is wrong with a stored setting that no run writes so (JSON that does not parse, or a
-    value of the wrong type), None if nothing is."""
-    for name, kinds in _JSON_SETTINGS.items():
-        if name in meta:
-            try:
-                value = json.loads(meta[name])
-            except (TypeError, ValueError):
-                return f"its setting {name} is not JSON: {meta[name]!r}"
-            if isinstance(value, bool) or not isinstance(value, kinds):
-                return f"its setting {name} is {meta[name]!r}"
+def _bad_object(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
+    """What the file holds that no survey makes, None if nothing: a trigger (one deleting the rows
+    a resumed run inserts made it say every deal was stored), a view, an index, another table, or
+    a column its tables were not made with."""
+    made = {"survey", "deals", *(("lines",) if meta.get("key") == "line" else ())}
+    for kind, name, table in db.execute("SELECT type, name, tbl_name FROM sqlite_master ORDER BY rowid"):
+        if name.startswith("sqlite_") and table in made | {name}:  # SQLite's own (a key's index, statistics)
+            continue
+        if kind != "table" or name not in made:
+            return f"it holds the {kind} {name}"
+    key = meta.get("key", "seed")
+    expected = {
+        "survey": {"key": ("TEXT", 0, 1), "value": ("TEXT", 1, 0)},
+        "lines": {"line": ("INTEGER", 0, 1), "deal": ("TEXT", 1, 0)},
+        "deals": {name: _shape(definition) for name, definition in _DEFINITIONS[key].items()},
+    }
+    for table in sorted(made):
+        columns = db.execute(f"SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo('{table}')")
+        for name, kind, not_null, primary, hidden in columns:
+            if expected[table].get(name) != (kind.upper(), not_null, primary) or hidden:
+                return f"its {table} table has the column {name} {kind}"
     return None
 
 
+def _shape(definition: str) -> tuple[str, int, int]:
+    """A column's type, NOT NULL and primary key, as SQLite lists them, from its definition."""
+    words = definition.split()
+    return words[1], int("NOT NULL" in definition), int("PRIMARY KEY" in definition)
+
+
+#: The settings a survey keeps: each run's, and its own bookkeeping (see _BOOKKEEPING) with the
+#: few that only some keep, each with the values it may hold.
+_SETTINGS = ("schema", "game", "variant", "options", "max_nodes", "max_seconds", "max_memory", "solver_version")
+_SOME_SETTINGS = {"fewest_redeals": ("true",), "key": KEYS, "lines": ("open",)}
+#: The largest count a row may hold (about 9 years of a search's states at a million a second), a
+#: score or a count of redeals (beyond any deck), and CPU seconds (beyond 30,000 years).
+_MOST_COUNT, _MOST_SCORE, _MOST_SECONDS = 2**48, 65535, 1e12
+_MOST = 2**63 - 1
+
+
+def _bad_setting(meta: dict[str, str]) -> str | None:
+    """What is wrong with the stored settings, None if nothing: one missing or one no run keeps,
+    JSON that does not parse, a value of the wrong type or beyond what a run writes."""
+    for name in _SETTINGS:
+        if name not in meta:
+            return f"its setting {name} is missing"
+    for name in meta:
+        if name not in _SETTINGS and meta[name] not in _SOME_SETTINGS.get(name, ()):
+            return f"its setting {name} is {meta[name]!r}"
+    if meta["schema"] != str(SCHEMA_VERSION):
+        return f"its setting schema is {meta['schema']!r}"
+    for name in ("game", "variant", "solver_version"):
+        if not meta[name] or not meta[name].isprintable():
+            return f"its setting {name} is {meta[name]!r}"
+    for name, kinds in _JSON_SETTINGS.items():
+        try:
+            value = json.loads(meta[name])
+        except (TypeError, ValueError):
+            return f"its setting {name} is not JSON: {meta[name]!r}"
+        if isinstance(value, bool) or not isinstance(value, kinds) or not _written_setting(name, value):
+            return f"its setting {name} is {meta[name]!r}"
+    return None
+
+
+def _written_setting(name: str, value: Any) -> bool:
+    """Whether a run writes the setting ``name`` so (limits: positive, whole where they count;
+    none is null, or NaN or infinity from older versions)."""
+    if name == "options":
+        return all(isinstance(option, (bool, int, str)) for option in value.values())
+    if value is None or isinstance(value, float) and not math.isfinite(value):
+        return True
+    least = {"max_nodes": 1, "max_memory": _MIN_MEMORY}.get(name, 0)
+    whole = name != "max_seconds"
+    return (isinstance(value, int) or not whole) and least <= value <= _MOST and value > 0
+
+
 def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
-    """What is wrong with the first stored deal that holds a value no run writes and a report
-    would trip on (a text where a number goes, a verdict other than won, lost or unknown, options
-    other than the survey's ``meta`` states), None if none does. One pass in SQL, about 0.7 s a
-    million deals (text columns are not checked: SQLite stores any number put there as text)."""
+    """What is wrong with the first stored deal that holds a value no run writes and a report or
+    a resumed run would trip on or believe, None if none does: a text where a number goes, a
+    number beyond what a run writes (seconds infinite, a score of 2**63-1 that a sum overflows),
+    a verdict other than won, lost or unknown, a limit no search has, the survey's game, options
+    or version other than its settings state, a verdict its proof and limit deny. One pass in SQL,
+    about 1 s a million deals."""
     columns = [name for (name,) in db.execute("SELECT name FROM pragma_table_info('deals')") if name in _KINDS]
     numbers = [c for c in columns if str not in _KINDS[c]]
-    allowed = {"result": tuple(verdict.value for verdict in Verdict)}
-    if "options" in meta:
-        allowed["options"] = (meta["options"],)
-    wrong = [f"typeof({c}) NOT IN ({', '.join(repr(_TYPEOF[k]) for k in _KINDS[c])})" for c in numbers]
-    wrong += [f"{c} NOT IN ({', '.join('?' * len(values))})" for c, values in allowed.items()]
+    key = meta.get("key", "seed")
+    # Each check: the column it names, and the SQL that is true of a row it refuses.
+    checks = [(c, f"typeof({c}) NOT IN ({', '.join(repr(_TYPEOF[k]) for k in _KINDS[c])})") for c in numbers]
+    checks += [
+        ("deal", "typeof(deal) != 'text'"),
+        ("result", f"result NOT IN ({', '.join(repr(verdict.value) for verdict in Verdict)})"),
+        ("options", "options IS NOT :options"),
+        ("game", "game IS NOT :game"),
+        ("variant", "variant IS NOT :variant"),
+        ("solver_version", "solver_version IS NOT :solver_version"),
+        ("limit_hit", "limit_hit NOT IN ('max_nodes', 'max_seconds')"),
+        ("score", f"score NOT BETWEEN 0 AND {_MOST_SCORE}"),
+        ("score_proven", "score_proven NOT IN (0, 1)"),
+        ("nodes", f"nodes NOT BETWEEN 0 AND {_MOST_COUNT}"),
+        ("seconds", f"seconds NOT BETWEEN 0 AND {_MOST_SECONDS:.0f}"),
+        ("peak_table_bytes", f"peak_table_bytes NOT BETWEEN 0 AND {_MOST}"),
+        ("score_proven", "score_proven != (result != 'unknown')"),
+        ("limit_hit", "result = 'unknown' AND limit_hit IS NULL OR result = 'lost' AND limit_hit IS NOT NULL"),
+        ("score", "result = 'lost' AND score IS NULL"),
+        (key, f"{key} NOT BETWEEN 1 AND {_MOST}"),
+    ]
+    if "redeals" in columns:
+        checks.append(("redeals", f"redeals NOT BETWEEN 0 AND {_MOST_SCORE}"))
+    other = "line" if key == "seed" else "seed"
+    if other in columns:
+        checks.append((other, f"{other} IS NOT NULL"))
+    checks = [(column, test) for column, test in checks if column in columns]
+    named = {name: meta.get(name) for name in ("options", "game", "variant", "solver_version")}
     found = db.execute(
-        f"SELECT {', '.join(columns)} FROM deals WHERE {' OR '.join(wrong)} LIMIT 1",
-        [value for values in allowed.values() for value in values],
+        f"SELECT rowid FROM deals WHERE {' OR '.join(f'({test})' for _, test in checks)} LIMIT 1", named
     ).fetchone()
     if found is None:
         return None
-    row = dict(zip(columns, found))
-    mistyped = [c for c in numbers if not isinstance(row[c], _KINDS[c])]
-    name = next(iter(mistyped), None) or next(c for c, values in allowed.items() if row[c] not in values)
+    row = dict(zip(columns, db.execute(f"SELECT {', '.join(columns)} FROM deals WHERE rowid = ?", found).fetchone()))
+    name = next(
+        column
+        for column, test in checks
+        if db.execute(f"SELECT 1 FROM deals WHERE rowid = :rowid AND ({test})", {**named, "rowid": found[0]}).fetchone()
+    )
     deal = f"seed {row['seed']}" if row.get("seed") is not None else f"line {row.get('line')}"
     # Options are checked against the setting: name both, as either may be the one altered.
     against = f" against the survey's setting options {meta['options']!r}" if name == "options" else ""
     return f"the deal of {deal} has {name} {row[name]!r}{against}"
+
+
+def _bad_line(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
+    """What is wrong with the first of a file's lines that a resumed run compares with the file:
+    a line number that is no line's, or a deal that is not text; None if nothing."""
+    if meta.get("key") != "line":
+        return None
+    found = db.execute(
+        f"SELECT line, deal FROM lines WHERE typeof(line) != 'integer' OR line NOT BETWEEN 1 AND {_MOST} "
+        "OR typeof(deal) != 'text' LIMIT 1"
+    ).fetchone()
+    return None if found is None else f"its file's line {found[0]!r} holds {found[1]!r}"
 
 
 def _altered(path: Path, problem: str) -> StoreFault:

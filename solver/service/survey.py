@@ -30,6 +30,7 @@ from concurrent.futures import (
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -444,17 +445,29 @@ def _quiet_resource_tracker() -> None:
     terminal about "leaked semaphore objects" that are no fault of theirs."""
     from multiprocessing import resource_tracker
 
+    with _quiet_stderr():
+        resource_tracker.ensure_running()
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Standard error on /dev/null meanwhile: for the processes started then, which keep it."""
     try:
         saved, quiet = os.dup(2), os.open(os.devnull, os.O_WRONLY)
     except OSError:  # no stderr to keep quiet
+        yield
         return
     try:
         os.dup2(quiet, 2)
-        resource_tracker.ensure_running()
+        yield
     finally:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(quiet)
+
+
+def _started() -> None:
+    """Nothing: the work that starts every worker of a pool (see :func:`_run_pool`)."""
 
 
 def _worker_init(parent: int) -> None:
@@ -481,6 +494,12 @@ def _run_pool(spec: SurveySpec, work: Work, chunker: _Chunker, jobs: int, arrive
     )
     running: set[Future[list[Row]]] = set()
     try:
+        # Every worker started at once, with stderr on /dev/null (their failures reach this
+        # process as exceptions): one this process's kill -9 caught starting up told the terminal
+        # of its own EOFError.
+        with _quiet_stderr():
+            for started in [pool.submit(_started) for _ in range(jobs)]:
+                started.exception()
         while True:
             while len(running) < 2 * jobs and not chunker.exhausted and (not running or chunker.ready()):
                 chunk = chunker.next(block=not running)  # a stream: wait only with nothing running
