@@ -198,7 +198,7 @@ def test_a_bad_line_of_a_stream_ends_the_survey_keeping_the_deals_before_it(tmp_
     done = _streamed(out, _deals(20) + "AS AS AS\n" + _deals(5, start=21))
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2 and len(lines) == 1, done.stderr
-    assert "deal file standard input line 21:" in lines[0] and "20 of 20 deals read before it are stored" in lines[0]
+    assert "deal file standard input line 21:" in lines[0] and "20 of 20 deals are stored" in lines[0]
     with sqlite3.connect(f"file:{out}?mode=ro", uri=True) as db:
         assert db.execute("SELECT COUNT(*) FROM deals").fetchone()[0] == 20
     whole = _streamed(out, _deals(25), "--jobs", "2")

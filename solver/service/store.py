@@ -415,6 +415,11 @@ class Store:
                 (after, count),
             ).fetchall()
 
+    def count_lines(self) -> int:
+        """How many deals of its file of deals the survey holds (of a stream: read so far)."""
+        with self._faults("read"):
+            return int(self.db.execute("SELECT COUNT(*) FROM lines").fetchone()[0])
+
     def read_line(self, line: int, deal: str) -> None:
         """A deal of a stream beyond the lines the survey holds: recorded with the next rows stored."""
         self._new_lines.append((line, deal))

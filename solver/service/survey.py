@@ -205,9 +205,9 @@ class _Stream:
         return None
 
     def _new(self, deal: tuple[int, str]) -> bool:
-        """Hold a deal read to the survey's lines: whether it is still to be solved."""
+        """Hold a deal read to the survey's lines: whether it is still to be solved (the tally
+        counts the deals the survey holds, stored or not, and each new one read)."""
         line, cards = deal
-        self.tally.total += 1
         while True:
             if not self.surveyed:
                 self.surveyed = self.store.surveyed_lines(self.after)[::-1]
@@ -219,18 +219,15 @@ class _Stream:
             self.after = line
             if was_cards != cards:
                 return self._changed((was, was_cards), deal)
-            if result is None:
-                return True
-            self.tally.skipped_results[result] = self.tally.skipped_results.get(result, 0) + 1
-            return False
+            return result is None
         if self.surveyed or not self.store.lines_open:  # a deal where the surveyed file had none
             return self._changed(None, deal)
         self.after = line  # beyond the deals of a stream cut short: a new one
         self.store.read_line(line, cards)
+        self.tally.total += 1
         return True
 
     def _changed(self, was: tuple[int, str] | None, now: tuple[int, str] | None) -> bool:
-        self.tally.total -= now is not None  # (counted as read, not as a deal of the survey)
         self._end(changed_file(self.store.path, self.name, was, now))
         return False
 
@@ -337,6 +334,7 @@ def _fill(
     tally = Tally()
     try:
         if isinstance(deals, DealFile) and deals.more is not None:
+            tally.total, tally.skipped_results = store.count_lines(), store.count_in([(1, MAX_SURVEY_SEED)])
             pending: Iterator[Any] | _Stream = _Stream(deals, store, tally)
             work: Work = solve_lines
         else:
@@ -355,7 +353,7 @@ def _fill(
 
         _run_interruptibly(spec, work, chunker, workers, client, arrived, tally)
         if isinstance(pending, _Stream) and pending.error is not None and not tally.interrupted:
-            raise SurveyError(f"{pending.error}; {_stored(tally)} read before it are stored in {store.path}") from None
+            raise SurveyError(f"{pending.error}; {_stored(tally)} are stored in {store.path}") from None
     except StoreFault as fault:  # the file failed under the run: what is stored stays
         fix = f"{fault.fix}, then rerun the same command to carry on" if fault.resumable else fault.fix
         raise StoreFault(store.path, f"{fault.what} after {_stored(tally)} were stored", fix) from None
