@@ -4,6 +4,8 @@ to internal errors or to messages naming something else."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import random
@@ -312,3 +314,25 @@ def test_empty_survey_names_in_the_api_are_named_as_empty(tmp_path, once):
         with pytest.raises(UserError, match="empty file name"):
             call()
     assert not list(tmp_path.iterdir())
+
+
+def test_a_csv_row_cut_by_ctrl_c_while_a_slow_reader_drains_it_is_whole(tmp_path, once):
+    """``report --csv -`` as the records of ``solve --json``: each row is written whole."""
+    from solver.service.seeds import parse_seeds
+    from solver.service.survey import SurveySpec, run_survey
+
+    out = tmp_path / "s.sqlite"
+    run_survey(SurveySpec("accordion", "parlett", (), 50, None, 2 * 1024**3), parse_seeds("1-1500"), out)
+    command = [*patience_command(), "report", str(out), "--csv", "-"]
+    for trial in range(2):
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        assert process.stdout is not None
+        time.sleep(0.7)  # the pipe is full: the command waits in a write
+        head = process.stdout.read(999 + 777 * trial)
+        time.sleep(0.3)
+        process.send_signal(signal.SIGINT)
+        rest, errors = process.communicate(timeout=60)
+        text = (head + rest).decode()
+        assert text.endswith("\r\n") and process.returncode == 130, (trial, text[-100:], errors)
+        header, *rows = csv.reader(io.StringIO(text, newline=""))
+        assert rows and all(len(row) == len(header) and row[0].isdigit() for row in rows), trial

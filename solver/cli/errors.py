@@ -10,9 +10,7 @@ from __future__ import annotations
 import errno
 import os
 import re
-import stat
 import sys
-import time
 from collections.abc import Sequence
 from enum import IntEnum
 
@@ -72,55 +70,13 @@ def say(message: str) -> None:
         pass
 
 
-#: How long a record whose writing a Ctrl-C interrupted may take to finish, its reader not reading.
-FINISH_SECONDS = 10.0
-
-
 def print_whole(text: str) -> None:
-    """Print ``text`` and its line end to standard output whole, or not at all: a reader reading
-    records line by line never gets a cut one. A Ctrl-C (or SIGTERM) while it is written to a
-    pipe its reader drains slowly waits for the rest (up to :data:`FINISH_SECONDS`), one before
-    its first byte leaves it unprinted; either way it is then raised. (Interrupted, ``print`` left
-    the record without its line end.)"""
-    stream = sys.stdout
-    stream.flush()  # what was printed before goes first
-    try:
-        descriptor = stream.fileno()
-        kind = os.fstat(descriptor).st_mode
-    except (AttributeError, ValueError, OSError):  # not a real file (a test's capture): as print does
-        stream.write(text + "\n")
-        return
-    data = (text + "\n").encode(stream.encoding or "utf-8", getattr(stream, "errors", None) or "strict")
-    if not (stat.S_ISFIFO(kind) or stat.S_ISSOCK(kind)):  # a file or a terminal: never waits long
-        _write_all(descriptor, data)
-        return
-    import _signal  # type: ignore[import-not-found]  # (not signal, whose enums take 0.7 ms to load)
-    import select
+    """Print ``text`` and its line end whole, or not at all (see
+    :func:`solver.service.printing.write_whole`): a reader reading records line by line never gets
+    a cut one. (Interrupted, ``print`` left a record without its line end.)"""
+    from solver.service.printing import write_whole
 
-    stops = {_signal.SIGINT, _signal.SIGTERM}
-    # Held back while the record is written (the handler would otherwise raise between a write
-    # and the count of what it wrote); delivered, and raised, when the mask is restored.
-    before = _signal.pthread_sigmask(_signal.SIG_BLOCK, stops)
-    try:
-        done, deadline = 0, None
-        while done < len(data):
-            if deadline is None and stops & _signal.sigpending():
-                if not done:
-                    break  # nothing of it written: not at all
-                deadline = time.monotonic() + FINISH_SECONDS
-            if deadline is not None and time.monotonic() > deadline:
-                break  # the reader reads no more: the stop comes first
-            _, writable, _ = select.select([], [descriptor], [], 0.1)
-            if writable:  # a pipe then takes PIPE_BUF bytes without waiting
-                done += os.write(descriptor, data[done : done + select.PIPE_BUF])
-    finally:
-        _signal.pthread_sigmask(_signal.SIG_SETMASK, before)
-
-
-def _write_all(descriptor: int, data: bytes) -> None:
-    """Write every byte of ``data`` to ``descriptor``."""
-    while data:
-        data = data[os.write(descriptor, data) :]
+    write_whole(sys.stdout, text + "\n")
 
 
 def debugging() -> bool:

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from solver.cli.errors import ExitCode, UsageError, say
+from solver.cli.errors import ExitCode, UsageError, print_whole, say
 from solver.cli.options import (
     GAME,
     LIMITS,
@@ -163,7 +163,7 @@ def report_command(
     if plot_cpu is not None:
         plot_cpu_seconds(files, summaries, plot_cpu, dpi)
     if "-" not in (as_csv, summary_csv, as_json, plot_file, plot_cpu):
-        print(render(summaries[0]) if len(files) == 1 else render_table(summaries))
+        print_whole(render(summaries[0]) if len(files) == 1 else render_table(summaries))
 
 
 COMMANDS = (
