@@ -156,9 +156,9 @@ class _Stream:
     """The deals of a stream (a pipe, a terminal) as they come: read by a thread of their own, so
     that the deals read are solved and stored while the next are awaited (read whole first, an
     endless one grew without bound and nothing was solved). Each deal read is held to the survey
-    file's lines: the same deal on a line the file holds (a stored one is counted and skipped), a
-    deal after them only where the surveyed stream was cut short. A bad or changed line ends the
-    stream: the deals read before it are still solved and stored, then :attr:`error` is raised."""
+    file's lines: the same deal on a line the file holds (skipped if stored), a deal after them
+    only where the surveyed stream was cut short. A bad or changed line ends the stream: the deals
+    read before it are still solved and stored, then :attr:`error` is raised."""
 
     #: How many deals read may wait to be solved (the stream's writer then waits).
     WAITING = 10000
@@ -171,6 +171,7 @@ class _Stream:
         self.queue: queue.Queue[Any] = queue.Queue(self.WAITING)
         self.surveyed: list[tuple[int, str, str | None]] = []  # the file's lines, read ahead in blocks
         self.after = 0  # the last line of the file read so far
+        self.beyond = False  # past the last of the file's lines the survey held
         assert deals.more is not None, "a stream has more deals to come"
         threading.Thread(target=self._read, args=(deals.more,), daemon=True).start()
 
@@ -208,9 +209,10 @@ class _Stream:
         """Hold a deal read to the survey's lines: whether it is still to be solved (the tally
         counts the deals the survey holds, stored or not, and each new one read)."""
         line, cards = deal
-        while True:
+        while not self.beyond:
             if not self.surveyed:
                 self.surveyed = self.store.surveyed_lines(self.after)[::-1]
+                self.beyond = not self.surveyed
             if not self.surveyed or self.surveyed[-1][0] > line:
                 break
             was, was_cards, result = self.surveyed.pop()
@@ -236,7 +238,7 @@ class _Stream:
         been read again, and are then complete."""
         self.ended = True
         if error is None:
-            rest = self.surveyed[-1:] or self.store.surveyed_lines(self.after, 1)
+            rest = self.surveyed[-1:] or ([] if self.beyond else self.store.surveyed_lines(self.after, 1))
             if rest:
                 error = changed_file(self.store.path, self.name, rest[-1][:2], None)
         if error is None:
@@ -557,7 +559,8 @@ _FIXES = {
     "one that runs apart, e.g. tcp://host:8786",
     "tls": "a tls:// scheduler needs Dask's TLS certificates in its configuration (distributed.comm.tls); "
     "or give a tcp:// address",
-    "ucx": "a ucx:// scheduler needs UCX (pip install distributed-ucxx); or give a tcp:// address",
+    "ucx": "a ucx:// scheduler needs Dask's UCX support installed (the ucx-py or distributed-ucxx package); "
+    "or give a tcp:// address",
 }
 
 
