@@ -267,7 +267,8 @@ class Store:
                 )
             raise SurveyError(f"cannot create {path}: there is no directory {path.parent}")
         if found is not None:
-            _refuse_links(path, real, found)
+            _remove_abandoned(real)  # one killed between linking the file and unlinking it is a second name
+            _refuse_links(path, real, status(path) or found)
         else:
             self._create(identity, deals)
         self._lock = _lock(real, path)  # before anything is read or written: another run may be writing
