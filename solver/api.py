@@ -81,8 +81,8 @@ class Solved(NamedTuple):
     """What :func:`solve` found: ``result`` (won, lost or unknown), ``score`` (the minimum, or the
     best found when unknown; None if no end of the game was reached), ``solution`` (the winning
     moves as text, or None), ``best_line`` (the moves to the score when not won), ``nodes`` and
-    ``seconds`` (CPU) of the search, and the ``engine`` that searched. ``to_json()`` is the command
-    line's ``--json`` record."""
+    ``seconds`` (CPU) of the search, and the ``engine`` that searched. ``to_json()`` is the
+    command line's ``--json`` record."""
 
     outcome: Outcome
 
@@ -268,6 +268,8 @@ def survey(
     _check("seeds", seeds, (str, type(None)), "text such as '1-1000' or '1,5,9'")
     _check("out", out, (str, PathLike), "a file name")
     _check("file", file, (str, PathLike, type(None)), "a file name or None")
+    _check_named("out", out)
+    _check_named("file", file)
     _check("jobs", jobs, (int,), "a whole number of worker processes")
     written = tuple(_written(options))
     bounds = limits(max_nodes, max_seconds, str(max_memory))
@@ -357,7 +359,15 @@ class SurveyRows:
 def load_survey(path: str | Path) -> SurveyRows:
     """The rows of a survey file written by :func:`survey` or ``patience survey``."""
     _check("path", path, (str, PathLike), "a file name")
+    _check_named("path", path)
     return SurveyRows(path)
+
+
+def _check_named(name: str, value: object) -> None:
+    """Refuse an empty file name (``Path("")`` would be the current directory, which no argument
+    means, and the message would name that)."""
+    if value == "":
+        raise OptionError(f"{name} '' is an empty file name: give a file name")
 
 
 def _written(options: Mapping[str, Any] | None) -> list[str]:

@@ -20,6 +20,8 @@ class Verdict(StrEnum):
     UNKNOWN = "unknown"
 
 
+#: The largest count a limit may be (a signed 64-bit integer).
+_MOST = 2**63 - 1
 #: How to put each limit right, for the error message.
 _FIXES = {
     "max_nodes": "give e.g. --max-nodes 1000000, or leave it out for no limit",
@@ -46,8 +48,14 @@ class Limits(_Bounds):
         cls, max_nodes: int | None = None, max_seconds: float | None = None, max_memory: int | None = None
     ) -> Limits:
         for name, value in zip(_Bounds._fields, (max_nodes, max_seconds, max_memory)):
-            if value is not None and not (math.isfinite(value) and value > 0):
+            # A whole number is finite however long (math.isfinite of 10**400 overflows a float);
+            # the counts are signed 64-bit in the compiled engine and in a survey file.
+            finite = isinstance(value, int) and value <= _MOST or isinstance(value, float) and math.isfinite(value)
+            if value is not None and not (finite and value > 0):
                 option = "--" + name.replace("_", "-")
+                if isinstance(value, int) and value > _MOST:
+                    shown = value if value < 10**30 else "a number of more than 30 digits"
+                    raise LimitError(f"{option} must be at most 2**63 - 1, not {shown}: {_FIXES[name]}")
                 raise LimitError(f"{option} must be positive and finite, not {value}: {_FIXES[name]}")
         return super().__new__(cls, max_nodes, max_seconds, max_memory)
 

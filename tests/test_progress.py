@@ -17,7 +17,6 @@ from helpers import reference_deal, run_cli
 
 from solver.cli.progress import ProgressBar, Rate, Searching, clock
 from solver.engine import NO_EXTENSIONS
-from solver.service.setup import Setup
 from solver.service.survey import Tally
 
 PATIENCE = str(Path(sys.executable).with_name("patience"))

@@ -214,8 +214,8 @@ def test_a_run_stopped_while_it_creates_the_survey_file_leaves_none(reference, t
     out = tmp_path / "new.sqlite"
     set_up = store_module.Store._set_up
 
-    def dies_after_the_schema(self, db, identity, deals):
-        set_up(self, db, identity, deals)
+    def dies_after_the_schema(self, *args, **settings):
+        set_up(self, *args, **settings)
         raise KeyboardInterrupt
 
     monkeypatch.setattr(store_module.Store, "_set_up", dies_after_the_schema)
@@ -385,8 +385,8 @@ def test_a_full_disk_says_what_is_stored_and_a_rerun_carries_on(reference, tmp_p
     """SQLite's own 'database or disk is full', from a page limit on the file."""
     connect = store_module._connect
 
-    def small_disk(path, mode):
-        db = connect(path, mode)
+    def small_disk(path, mode, *named):
+        db = connect(path, mode, *named)
         if mode == "rw":
             db.execute("PRAGMA max_page_count = 8")
         return db
@@ -483,10 +483,10 @@ def test_a_survey_on_read_only_storage_is_reported_and_not_written(reference, tm
 
 
 def test_a_survey_file_refused_by_read_only_storage_is_named_as_the_user_gave_it(tmp_path, monkeypatch):
-    """On a read-only file system SQLite cannot create the new file's hidden temporary, and the
+    """On a read-only file system the new file's hidden temporary cannot be created, and the
     system refuses even the removal of what it would leave (EROFS): the first error is the one
     reported, naming the --out file, not the temporary, nor hidden by the cleanup's."""
-    connect, unlink = sqlite3.connect, Path.unlink
+    connect, unlink, open_ = sqlite3.connect, Path.unlink, os.open
 
     def read_only_connect(database, *args, **kwargs):
         if ".new?" in database:
@@ -494,6 +494,11 @@ def test_a_survey_file_refused_by_read_only_storage_is_named_as_the_user_gave_it
             error.sqlite_errorcode = sqlite3.SQLITE_CANTOPEN
             raise error
         return connect(database, *args, **kwargs)
+
+    def read_only_open(path, flags, *args, **kwargs):
+        if str(path).endswith(".new") and flags & os.O_CREAT:
+            raise OSError(errno.EROFS, os.strerror(errno.EROFS), str(path))
+        return open_(path, flags, *args, **kwargs)
 
     def read_only_unlink(path, missing_ok=False):
         if path.parent == tmp_path:
@@ -503,8 +508,18 @@ def test_a_survey_file_refused_by_read_only_storage_is_named_as_the_user_gave_it
     monkeypatch.setattr(sqlite3, "connect", read_only_connect)
     monkeypatch.setattr(Path, "unlink", read_only_unlink)
     out = tmp_path / "new.sqlite"
-    message = error_line(run_cli(*survey_args(out, "1-8")))
-    assert message.startswith(f"patience: error: {out}: cannot open") and ".new" not in message, message
+    for fails in ("os.open", "sqlite3.connect"):  # our own temporary, then SQLite's opening of it
+        if fails == "os.open":
+            monkeypatch.setattr(os, "open", read_only_open)
+        else:
+            monkeypatch.setattr(os, "open", open_)
+        message = error_line(run_cli(*survey_args(out, "1-8")))
+        assert message.startswith(f"patience: error: {out}: ") and ".new" not in message, message
+        assert "read-only" in message or "cannot open" in message, message
+        monkeypatch.setattr(Path, "unlink", unlink)
+        for left in tmp_path.iterdir():  # what the read-only disk kept, in the world of this test
+            left.unlink()
+        monkeypatch.setattr(Path, "unlink", read_only_unlink)
     monkeypatch.undo()
     assert not list(tmp_path.iterdir())
 

@@ -14,7 +14,8 @@ _running = False
 def _on_interrupt(signum: int, frame: object) -> None:
     """While a command runs, raise KeyboardInterrupt, so that it can stop cleanly (a survey
     commits its rows). Before, there is nothing to tidy: say so and stop. (Once the command is
-    done, Ctrl-C is ignored: see :func:`main`.)"""
+    done, Ctrl-C is ignored: see :func:`main`.) SIGTERM, what ``kill`` and service managers
+    send, is taken as Ctrl-C."""
     if not _running:
         _stop()
     raise KeyboardInterrupt
@@ -49,6 +50,8 @@ def _unraisable(unraisable: object) -> None:
         sys.__unraisablehook__(unraisable)  # type: ignore[arg-type]
 
 
+if _signal.getsignal(_signal.SIGTERM) == _signal.SIG_DFL:  # else it ended the run with no line (exit 143)
+    _signal.signal(_signal.SIGTERM, _on_interrupt)
 if _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler:  # not if started ignoring it
     _signal.signal(_signal.SIGINT, _on_interrupt)
     sys.unraisablehook = _unraisable
@@ -94,4 +97,6 @@ def main() -> None:
     # Done: the answer stands. A Ctrl-C from here on would land in Python's shutdown, which prints
     # "Exception ignored ... KeyboardInterrupt" (seen under load by the start-up Ctrl-C test).
     _signal.signal(_signal.SIGINT, _signal.SIG_IGN)
+    if _signal.getsignal(_signal.SIGTERM) is _on_interrupt:
+        _signal.signal(_signal.SIGTERM, _signal.SIG_IGN)
     sys.exit(code)

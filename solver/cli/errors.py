@@ -67,6 +67,15 @@ def say(message: str) -> None:
         pass
 
 
+def print_whole(text: str) -> None:
+    """Print ``text`` and its line end whole, or not at all (see
+    :func:`solver.service.printing.write_whole`): a reader reading records line by line never gets
+    a cut one. (Interrupted, ``print`` left a record without its line end.)"""
+    from solver.service.printing import write_whole
+
+    write_whole(sys.stdout, text + "\n")
+
+
 def debugging() -> bool:
     """Whether PATIENCE_DEBUG asks for the traceback of an internal error."""
     return os.environ.get(DEBUG_VARIABLE, "") not in ("", "0")

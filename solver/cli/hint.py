@@ -4,7 +4,7 @@ Its services are imported when it runs (see :mod:`solver.cli.solve`)."""
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from solver.cli.errors import UsageError
+from solver.cli.errors import UsageError, print_whole
 from solver.cli.options import DEAL, GAME, LIMITS, POSITION, PROGRESS, RULES, SEED, Command, switch
 
 if TYPE_CHECKING:
@@ -52,19 +52,19 @@ def hint_command(
             "options": dict(setup.settings),
             "engine": engine_for(setup.game),
         }
-        print(json.dumps({**record, "position": text, "end": end, "moves": [h.record() for h in found]}))
+        print_whole(json.dumps({**record, "position": text, "end": end, "moves": [h.record() for h in found]}))
         return
-    print(setup.title())
-    print(f"position: {text}")
+    lines = [setup.title(), f"position: {text}"]
     if end is not None:
         score = [] if end["score"] is None else [f"{setup.family.score_label} {end['score']}"]
         if end["result"] == "won":
-            print(f"the game is won: no move is left ({', '.join(score)})")
+            lines.append(f"the game is won: no move is left ({', '.join(score)})")
         else:
-            print(f"no legal move: the game is over here ({', '.join(['lost', *score])})")
+            lines.append(f"no legal move: the game is over here ({', '.join(['lost', *score])})")
     width = max((len(h.move) for h in found), default=0)
     for number, found_hint in enumerate(found, 1):
-        print(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")
+        lines.append(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")
+    print_whole("\n".join(lines))  # whole: a Ctrl-C while a slow reader drains it cuts none
 
 
 def _end(won: bool, score: int) -> dict[str, Any]:

@@ -8,6 +8,7 @@ its function's own (keyword-only parameters), so they are written once.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -18,25 +19,37 @@ if TYPE_CHECKING:
 Reader = Callable[[str], Any]
 
 
+#: The one way a number is written, whatever it counts (seeds, limits, sizes, jobs): the digits
+#: 0-9, a leading minus at most (so that a negative one is refused by name, not as unreadable).
+#: Python's ``int`` alone would also take ``1_000``, ``+5``, `` 5`` and other scripts' digits (``٣``).
+WHOLE = re.compile(r"-?[0-9]+", re.ASCII)
+NUMBER = re.compile(r"-?([0-9]+(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]+)?|-?(nan|inf|infinity)", re.ASCII | re.IGNORECASE)
+#: More digits than any count this program takes (seeds run to 10**20, sizes to 2**63): read, such
+#: a number met Python's limit of 4,300 digits or overflowed a float, an internal error.
+MOST_DIGITS = 30
+
+
 def whole(text: str) -> int:
-    """A whole number written in the digits 0-9, as every other tool reads it: Python's ``int``
-    alone would also take ``1_000`` and other scripts' digits (``٣`` for 3)."""
-    return _read(text, int, "a whole number")
+    """A whole number written in the digits 0-9 (see :data:`WHOLE`), of at most
+    :data:`MOST_DIGITS` digits."""
+    if not WHOLE.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a whole number: write it in the digits 0-9")
+    if len(text.lstrip("-")) > MOST_DIGITS:
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is too large: no count here needs over {MOST_DIGITS} digits")
+    return int(text)
 
 
 def number(text: str) -> float:
-    """A number such as ``2.5`` or ``1e3``, in the digits 0-9 (see :func:`whole`)."""
-    return _read(text, float, "a number")
+    """A number such as ``2.5`` or ``1e3``, in the digits 0-9 (see :func:`whole`); ``nan`` and
+    ``inf`` are read, to be refused by name as limits."""
+    if not NUMBER.fullmatch(text):
+        raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number: write it in the digits 0-9")
+    return float(text)
 
 
-def _read(text: str, kind: Callable[[str], Any], what: str) -> Any:
-    """``text`` read by ``kind`` if written in ASCII without ``_``; else argparse's error."""
-    if not text.isascii() or "_" in text:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {what}: write it in the digits 0-9")
-    try:
-        return kind(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+def _shown(text: str) -> str:
+    """A value as a message quotes it, cut if long."""
+    return repr(text) if len(text) <= 40 else f"'{text[:20]}...' ({len(text)} characters)"
 
 
 class Argument(NamedTuple):
@@ -129,6 +142,14 @@ def path(text: str) -> Path:
     if not text:  # Path("") is the current directory, which no option means
         raise argparse.ArgumentTypeError("'' is an empty file name: give a file name")
     return Path(text)
+
+
+def file_name(text: str) -> str:
+    """A file to write, kept as text: ``./-`` names a file called ``-`` (a Path would be ``-``,
+    standard output)."""
+    if not text:
+        raise argparse.ArgumentTypeError("'' is an empty file name: give a file name")
+    return text
 
 
 def file_or_dash(text: str) -> str:

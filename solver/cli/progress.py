@@ -95,7 +95,8 @@ class ProgressBar:
         from rich.console import Console
         from rich.live import Live
 
-        console = Console(stderr=True, width=min(WIDTH, Console(stderr=True).width))
+        # the bar is a courtesy: a write that fails (stderr full, a closed pipe) is dropped
+        console = Console(file=_Forgiving(sys.stderr), width=min(WIDTH, Console(stderr=True).width))  # type: ignore[arg-type]
         self.live = Live(self, console=console, refresh_per_second=4, transient=False)
         self.live.start()
 
@@ -184,3 +185,45 @@ class Searching:
             self.stream.flush()
         except (OSError, ValueError, RuntimeError):  # stderr closed, full or being written: skip a tick
             pass
+
+
+class _Forgiving:
+    """Standard error as the bar writes it: a write that fails (stderr full, or a closed pipe) is
+    dropped, as the bar is a courtesy: on a full stderr it made a survey that stored every deal
+    exit with 2. Written straight to the descriptor, so nothing is left in a buffer for Python to
+    fail to flush at exit."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            data = text.encode(getattr(self.stream, "encoding", None) or "utf-8", "replace")
+            descriptor = self.stream.fileno()
+        except (AttributeError, OSError, ValueError):  # not a real file (a test's capture)
+            try:
+                return int(self.stream.write(text))
+            except (OSError, ValueError):
+                return len(text)
+        try:
+            while data:
+                data = data[os.write(descriptor, data) :]
+        except OSError:
+            pass
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        try:
+            return bool(self.stream.isatty())
+        except (AttributeError, OSError, ValueError):
+            return False
+
+    def fileno(self) -> int:
+        return int(self.stream.fileno())
+
+    @property
+    def encoding(self) -> str:
+        return getattr(self.stream, "encoding", None) or "utf-8"

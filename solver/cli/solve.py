@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
-from solver.cli.errors import ExitCode, UsageError, one_line, say
+from solver.cli.errors import ExitCode, UsageError, one_line, print_whole, say
 from solver.cli.options import (
     DEAL,
     FILE,
@@ -24,8 +24,8 @@ from solver.cli.options import (
     SEED,
     Argument,
     Command,
+    file_name,
     file_or_dash,
-    path,
     switch,
 )
 from solver.result import Verdict
@@ -33,7 +33,6 @@ from solver.service.inputs import STDIN, name_of, read_text, text_lines, without
 
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
-    from pathlib import Path
 
     from solver.service.setup import Setup
     from solver.service.solving import Outcome
@@ -93,7 +92,7 @@ def solve_command(
     show: bool = False,
     as_json: bool = False,
     verdict_code: bool = False,
-    html: Path | None = None,
+    html: str | None = None,
     progress: bool | None = None,
 ) -> int:
     """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves.
@@ -113,7 +112,7 @@ def solve_command(
         raise UsageError("--show draws the layout after each move of the text output; --json prints records: give one")
     if html is not None and file is not None:
         raise UsageError("--html replays one deal: give it with --seed, --deal or --position, not --file")
-    if html is not None and str(html) == "-":  # the moves are printed there: the page would be mixed in
+    if html == "-":  # the moves are printed there: the page would be mixed in (./- names a file)
         raise UsageError(
             "--html -: the moves are printed on standard output: write the page to a file, e.g. --html replay.html"
         )
@@ -130,18 +129,17 @@ def solve_command(
         if html is not None:
             from solver.service.output import replacing
 
-            with replacing(str(html)) as page:
+            with replacing(html) as page:
                 page.write(solved.to_html())
+        # Each deal's answer printed whole: a Ctrl-C while a slow reader drains it cuts none.
         if as_json and line is None:
-            print(solved.to_json())
+            print_whole(solved.to_json())
         elif as_json:  # a deal file's records carry their line: a bad line skipped shifts them
             import json
 
-            print(json.dumps({"line": line, **solved.record()}))
+            print_whole(json.dumps({"line": line, **solved.record()}))
         else:
-            if number:
-                print("")
-            _print_outcome(outcome, show, line)
+            print_whole("\n".join([""] * bool(number) + _outcome_lines(outcome, show, line)))
     if deals.bad_lines:
         return ExitCode.BAD_LINES
     return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
@@ -159,7 +157,7 @@ def searching(progress: bool | None, as_json: bool) -> Callable[[], AbstractCont
     return Searching
 
 
-def _check_page_target(html: Path, reads_stdin: bool) -> None:
+def _check_page_target(html: str, reads_stdin: bool) -> None:
     """Refuse an --html page that cannot be written, or that would write over the file the deal
     is read from as standard input (``--deal -``), before anything is solved. (A --file is not
     taken with --html.)"""
@@ -168,7 +166,7 @@ def _check_page_target(html: Path, reads_stdin: bool) -> None:
     from solver.service.output import check_writable
 
     inputs = [Path("/dev/stdin")] if reads_stdin else []
-    check_writable(inputs, {"--html": str(html)}, "the deal it reads from standard input")
+    check_writable(inputs, {"--html": html}, "the deal it reads from standard input")
 
 
 def _verdict_exit_code(verdicts: set[Verdict]) -> int:
@@ -328,31 +326,31 @@ def _seed_spans(text: str) -> list[tuple[int, int]]:
     return parse_seeds(text)
 
 
-def _print_outcome(outcome: Outcome, show: bool, line: int | None = None) -> None:
+def _outcome_lines(outcome: Outcome, show: bool, line: int | None = None) -> list[str]:
     """A solved deal as text: the deal (its seed, or its ``line`` of the deal file), verdict,
     score, redeals, work done, then the numbered line."""
     setup, result = outcome.setup, outcome.result
     family = setup.family
     header = setup.title() + (f", seed {outcome.seed}" if outcome.seed is not None else "")
     header += f", line {line}" if line is not None else ""
-    print(header)
+    lines = [header]
     if outcome.deal is not None:
-        print(f"deal: {format_cards(outcome.deal)}")
+        lines.append(f"deal: {format_cards(outcome.deal)}")
     else:
-        print(f"position: {setup.game.write_position(outcome.start)}")
+        lines.append(f"position: {setup.game.write_position(outcome.start)}")
     score = outcome.score()
     undecided = result.verdict is Verdict.UNKNOWN
     verdict = result.verdict.value + (f" (limit {result.limit} reached)" if undecided else "")
-    print(f"result: {verdict}")
+    lines.append(f"result: {verdict}")
     if score is None:
-        print(f"{family.score_label}: no end of the game reached")
+        lines.append(f"{family.score_label}: no end of the game reached")
     else:
         qualifier = "best found" if undecided else "minimum"
         scored = f"{family.score_label} ({qualifier}): {score}"
         if family.threshold is not None:
             name, most = family.threshold
             scored += f"; {name} win ({most} or fewer): {'yes' if score <= most else 'no'}"
-        print(scored)
+        lines.append(scored)
     cost = outcome.cost()
     if cost is not None:
         proof = (
@@ -360,39 +358,39 @@ def _print_outcome(outcome: Outcome, show: bool, line: int | None = None) -> Non
             if result.limit is None
             else (f"fewest not proven, at least {result.least_cost_floor}: limit {result.limit} reached")
         )
-        print(f"redeals: {cost} ({proof})")
+        lines.append(f"redeals: {cost} ({proof})")
     stats = result.stats
-    print(f"nodes: {stats.nodes}, table: {stats.table_entries} states, {stats.seconds:.3f} CPU seconds")
-    _print_line(outcome, show)
+    lines.append(f"nodes: {stats.nodes}, table: {stats.table_entries} states, {stats.seconds:.3f} CPU seconds")
+    return lines + _line_lines(outcome, show)
 
 
-def _print_line(outcome: Outcome, show: bool) -> None:
+def _line_lines(outcome: Outcome, show: bool) -> list[str]:
     """The numbered moves of the solution (or best line); with ``show``, after each move the
     layout as one indented block (the places the move changed marked ``*``) and its position."""
     game, result = outcome.setup.game, outcome.result
     texts = outcome.line_text()
     title = "solution" if result.solution is not None else "line to the best score"
-    print(f"{title} ({len(texts)} move{'' if len(texts) == 1 else 's'}):")
+    lines = [f"{title} ({len(texts)} move{'' if len(texts) == 1 else 's'}):"]
     state = outcome.start
     if show:
-        _print_layout(game, state, frozenset())
+        lines += _layout_lines(game, state, frozenset())
     for number, (text, move) in enumerate(zip(texts, result.best_line), 1):
-        print(f"{number:3d}. {text}")
+        lines.append(f"{number:3d}. {text}")
         touched = game.touched(state, move)
         state = game.apply(state, move)
         if show:
-            _print_layout(game, state, touched)
+            lines += _layout_lines(game, state, touched)
+    return lines
 
 
 #: The widest picture line of --show, under its 7 columns of indent: 80 in all.
 SHOW_WIDTH = 73
 
 
-def _print_layout(game: Any, state: Any, touched: frozenset[str]) -> None:
+def _layout_lines(game: Any, state: Any, touched: frozenset[str]) -> list[str]:
     """The picture of ``state`` indented under its move, then the position to paste back in."""
-    for line in game.picture(state).text(touched, width=SHOW_WIDTH).splitlines():
-        print(f"       {line}")
-    print(f"       position: {game.write_position(state)}")
+    lines = [f"       {line}" for line in game.picture(state).text(touched, width=SHOW_WIDTH).splitlines()]
+    return [*lines, f"       position: {game.write_position(state)}"]
 
 
 SEEDS = Argument(
@@ -425,7 +423,9 @@ COMMANDS = (
                 "verdict_code",
                 "Exit with 0 if every deal is won, 4 if one is lost, 5 if one is left unknown (for scripts).",
             ),
-            Argument(("--html",), "html", "Also write a page replaying the line move by move.", path, metavar="FILE"),
+            Argument(
+                ("--html",), "html", "Also write a page replaying the line move by move.", file_name, metavar="FILE"
+            ),
             PROGRESS,
         ),
     ),

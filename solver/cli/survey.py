@@ -7,8 +7,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from solver.cli.errors import ExitCode, UsageError, say
-from solver.cli.options import GAME, LIMITS, RULES, Argument, Command, OnceEither, file_or_dash, path, whole
+from solver.cli.errors import ExitCode, UsageError, print_whole, say
+from solver.cli.options import (
+    GAME,
+    LIMITS,
+    RULES,
+    Argument,
+    Command,
+    OnceEither,
+    file_name,
+    file_or_dash,
+    path,
+    whole,
+)
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -19,7 +30,7 @@ if TYPE_CHECKING:
 def survey_command(
     *,
     game: str,
-    out: Path,
+    out: str,
     seeds: str | None = None,
     file: str | None = None,
     jobs: int = 1,
@@ -42,6 +53,8 @@ def survey_command(
     Results are the same whatever --jobs or --scheduler when --max-nodes is the limit that decides;
     --max-seconds counts CPU time, so which deals it cuts off varies with the machine and its load.
     """
+    from pathlib import Path
+
     from solver.cli.progress import ProgressBar, show_progress
     from solver.service.deal_file import DealFile, read_deal_file
     from solver.service.errors import RunLost
@@ -51,7 +64,7 @@ def survey_command(
 
     if (seeds is None) == (file is None):
         raise UsageError("give exactly one of --seeds or --file" + (" (got both)" if seeds is not None else ""))
-    if str(out) == "-":  # '-' is standard input or output everywhere else: never a file so named
+    if out == "-":  # '-' is standard input or output everywhere else: never a file so named (./- is one)
         raise UsageError("--out -: a survey is a SQLite file, not standard output: name it, e.g. --out survey.sqlite")
     if scheduler == "":  # would silently mean the local pool
         raise UsageError("--scheduler '' is empty: give the scheduler's address, e.g. tcp://host:8786")
@@ -67,7 +80,7 @@ def survey_command(
     bar = ProgressBar(f"{setup.family.name} ({setup.variant})")
     shown = show_progress() if progress is None else progress
     try:
-        tally = run_survey(spec, deals, out, jobs, scheduler, on_progress=bar if shown else None)
+        tally = run_survey(spec, deals, Path(out), jobs, scheduler, on_progress=bar if shown else None)
     except RunLost as lost:
         bar.close()  # before the line, so that the bar does not draw over it
         say(f"patience: error: {lost}")
@@ -84,7 +97,7 @@ def survey_command(
     return ExitCode.OK
 
 
-def _print_tally(out: Path, tally: Tally) -> None:
+def _print_tally(out: str, tally: Tally) -> None:
     """Two lines within 80 columns (but a long file name): the deals stored, of which already
     there; then what was solved now (and how fast)."""
     counts = ", ".join(f"{tally.results.get(k, 0)} {k}" for k in ("won", "lost", "unknown"))
@@ -149,7 +162,7 @@ def report_command(
     if plot_cpu is not None:
         plot_cpu_seconds(files, summaries, plot_cpu, dpi)
     if "-" not in (as_csv, summary_csv, as_json, plot_file, plot_cpu):
-        print(render(summaries[0]) if len(files) == 1 else render_table(summaries))
+        print_whole(render(summaries[0]) if len(files) == 1 else render_table(summaries))
 
 
 COMMANDS = (
@@ -172,7 +185,12 @@ COMMANDS = (
                 metavar="FILE",
             ),
             Argument(
-                ("--out",), "out", "The SQLite survey file (created, or resumed).", path, required=True, metavar="FILE"
+                ("--out",),
+                "out",
+                "The SQLite survey file (created, or resumed).",
+                file_name,
+                required=True,
+                metavar="FILE",
             ),
             Argument(
                 ("-j", "--jobs"), "jobs", "Worker processes (0: one per CPU; at most four per CPU).", whole, metavar="N"

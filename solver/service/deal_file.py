@@ -13,7 +13,7 @@ from rulesets.deals import read_deal_lines
 from rulesets.notation import PositionError
 from solver.errors import UserError
 from solver.service.errors import SurveyError
-from solver.service.inputs import name_of, text_lines
+from solver.service.inputs import is_stream, name_of, text_lines
 from solver.service.setup import Setup
 
 
@@ -85,29 +85,45 @@ _DEAL_AMONG_POSITIONS = (
 
 class DealFile(NamedTuple):
     """The deals of a file a survey is run on: its name (for messages) and each deal as
-    (line number, the cards written as ``format_cards`` writes them), in the file's order."""
+    (line number, the cards written as ``format_cards`` writes them), in the file's order: all
+    of them, read and checked before the survey starts; or, of a stream (a pipe, a terminal),
+    the first, and in ``more`` the rest, each read and checked as it comes."""
 
     name: str
     deals: tuple[tuple[int, str], ...]
+    more: Iterator[tuple[int, str]] | None = None
 
 
 def read_deal_file(setup: Setup, source: str) -> DealFile:
     """Every deal of the file ``source`` ('-': standard input), checked as ``solve --file`` checks
     them. A survey keys its rows by line and so needs them all sound: the first bad line, or a
-    position, refuses the survey before a survey file is made."""
+    position, refuses the survey before a survey file is made. A stream (standard input from a
+    pipe, a named pipe) is not read to its end first, which may never come: its first deal is
+    checked now, and the others as they are read (a bad one then ends the survey, naming it)."""
     name, deals = name_of(source), []
-    position_at, lines = _opening(text_lines(source, "deal file"))
+    lines = text_lines(source, "deal file")
+    stream = is_stream(source)
+    position_at, lines = _opening(lines)
     if position_at is not None:
         raise SurveyError(
             f"deal file {name} line {position_at} holds a position: a survey takes deals, one a line "
             "(positions are solved with 'patience solve GAME --file')"
         )
+    found = _checked(name, _deals(setup, lines))
     try:
-        for found in _deals(setup, lines):
-            if found.error is not None:
-                raise SurveyError(f"deal file {name} line {found.line}: {found.error}; correct or remove that line")
-            assert found.cards is not None, "a deal line without an error has its cards"
-            deals.append((found.line, format_cards(found.cards)))
+        for deal in found:
+            deals.append(deal)
+            if stream:
+                return DealFile(name, tuple(deals), found)
     except CardError as error:  # a file with no deal at all
         raise SurveyError(f"deal file {name}: {error}") from None
     return DealFile(name, tuple(deals))
+
+
+def _checked(name: str, found: Iterable[FileLine]) -> Iterator[tuple[int, str]]:
+    """Each deal of a file as (line, cards as text); a SurveyError naming the first bad line."""
+    for deal in found:
+        if deal.error is not None:
+            raise SurveyError(f"deal file {name} line {deal.line}: {deal.error}; correct or remove that line")
+        assert deal.cards is not None, "a deal line without an error has its cards"
+        yield deal.line, format_cards(deal.cards)

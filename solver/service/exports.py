@@ -13,7 +13,7 @@ from typing import Any
 
 from solver.service import comparison
 from solver.service.output import check_writable, replacing
-from solver.service.store import COLUMNS, KEYS, Store, side_files
+from solver.service.store import COLUMNS, KEYS, Store, real_path, side_files
 
 
 def exported(path: Path) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
@@ -43,7 +43,11 @@ def check_targets(sources: Sequence[Path], targets: dict[str, str | None]) -> No
     """Refuse export targets (by option name; None: not asked for, ``-``: standard output) that
     would overwrite a survey (or a file SQLite keeps beside it), each other, or cannot be written
     -- before anything is written."""
-    inputs = [file for source in sources for file in (source, *side_files(source))]
+    # By the real file too: SQLite keeps the -wal and -shm files beside the file a symbolic link
+    # names, not beside the link (and check_writable compares existing files by device and inode).
+    inputs = [
+        file for source in sources for named in (source, real_path(source)) for file in (named, *side_files(named))
+    ]
     check_writable(inputs, targets, "a survey file it reports")
 
 

@@ -7,6 +7,8 @@ writes) is refused in one line naming the file and the line, before it can fill 
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,15 +28,31 @@ def name_of(source: str) -> str:
     return "standard input" if source == STDIN else source or "''"
 
 
+def is_stream(source: str) -> bool:
+    """Whether ``source`` (``-``: standard input) is read as it comes (a pipe, a terminal, a
+    socket) rather than a file of a known size (a file that cannot be looked at is not: opening it
+    says why)."""
+    try:
+        if source == STDIN:
+            if sys.stdin is None:
+                return False
+            mode = os.fstat(sys.stdin.buffer.fileno()).st_mode
+        else:
+            mode = os.stat(source).st_mode
+    except (AttributeError, OSError, ValueError):  # (a test's stand-in for standard input: a file)
+        return False
+    return not (stat.S_ISREG(mode) or stat.S_ISDIR(mode))
+
+
 def text_lines(source: str, what: str) -> Iterator[str]:
     """The lines of the file ``source`` (or standard input), without their line ends, each read
     only when asked for, so that an endless input is answered as it comes."""
     with _opened(source, what) as stream:
         for number in range(1, sys.maxsize):
-            raw = stream.readline(MAX_LINE + 1)
+            raw = stream.readline(MAX_LINE + 2)  # the longest line, and its CRLF
             if not raw:
                 return
-            if len(raw) > MAX_LINE:
+            if len(raw.rstrip(b"\r\n") if raw.endswith(b"\n") else raw) > MAX_LINE:
                 raise InputError(
                     f"{what} {name_of(source)}: line {number} is longer than {MAX_LINE} bytes; is it a text file?"
                 )
@@ -75,7 +93,16 @@ def _opened(source: str, what: str) -> Iterator[BinaryIO]:
         if source == STDIN:
             if sys.stdin is None:
                 raise InputError(f"cannot read {what} from standard input: it is closed")
-            yield sys.stdin.buffer
+            try:
+                descriptor = os.dup(sys.stdin.buffer.fileno())
+            except (AttributeError, ValueError):  # not a real file (a test's stand-in): read as it is
+                yield sys.stdin.buffer
+                return
+            # A reader of its own: a survey reads a stream in a thread, which may still wait on it
+            # when the program ends, and Python's own sys.stdin must then not be held (a fatal
+            # error at exit: "could not acquire lock for <stdin> at interpreter shutdown").
+            with open(descriptor, "rb") as stream:
+                yield stream
             return
         with open(source, "rb") as stream:
             yield stream

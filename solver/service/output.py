@@ -11,9 +11,10 @@ import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, cast
 
 from solver.service.errors import OutputError
+from solver.service.printing import Whole
 from solver.service.store import status
 
 
@@ -57,8 +58,8 @@ def replacing(target: str, binary: bool = False) -> Iterator[IO[Any]]:
     """A file to write ``target`` to: standard output for ``-``; a device or pipe (``/dev/stdout``)
     as it is; otherwise a temporary file beside it, renamed over it once complete, so that a
     failed export leaves no half-written file (the file a symbolic link names is replaced)."""
-    if target == "-":
-        yield sys.stdout.buffer if binary else sys.stdout
+    if target == "-":  # each row, document or figure written whole: a Ctrl-C cuts none
+        yield cast(IO[Any], Whole(sys.stdout.buffer if binary else sys.stdout))
         return
     found, path = status(Path(target)), Path(target).resolve()
     temporary: Path | None = None

@@ -32,7 +32,7 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
     try:
         deals, won, lost, unknown, proven, nodes, seconds, max_seconds = store.query(
             "SELECT COUNT(*), COALESCE(SUM(result='won'),0), COALESCE(SUM(result='lost'),0), "
-            "COALESCE(SUM(result='unknown'),0), COALESCE(SUM(score_proven),0), COALESCE(SUM(nodes),0), "
+            "COALESCE(SUM(result='unknown'),0), COALESCE(SUM(score_proven),0), TOTAL(nodes), "
             "COALESCE(SUM(seconds),0), COALESCE(MAX(seconds),0) FROM deals"
         )[0]
         histogram = [
@@ -55,6 +55,7 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
             )
         ]
         first, last = store.query(f"SELECT MIN({key}), MAX({key}) FROM deals")[0]
+        nodes = int(nodes)  # summed as a float (TOTAL): a sum of integers past 2**63 is an SQLite error
         meta = store.meta
     finally:
         store.close()

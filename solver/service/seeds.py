@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from solver.service.errors import SurveyError
@@ -28,14 +29,23 @@ def parse_seeds(text: str) -> list[Span]:
     return merged
 
 
+#: A seed as every number is written (the digits 0-9: ``int`` alone takes ``+5``, ``1_000`` and
+#: other scripts' digits), of no more digits than the largest seed a survey stores.
+_SEED = re.compile(r"[0-9]{1,19}", re.ASCII)
+
+
 def _span(part: str) -> Span:
     """One range, ``low-high`` or a single seed."""
     low_text, dash, high_text = part.partition("-")
-    try:
-        low = int(low_text)
-        high = int(high_text) if dash else low
-    except ValueError:
-        raise SurveyError(f"cannot read seed range {part!r}: write e.g. 1-1000,2000-2100") from None
+    for text in (low_text, high_text) if dash else (low_text,):
+        if len(text) > 19 and text.isascii() and text.isdigit():
+            shown = text if len(text) <= 30 else f"{text[:20]}... ({len(text)} digits)"
+            raise SurveyError(f"seed {shown} is too large for a survey file (seeds are stored up to {MAX_SURVEY_SEED})")
+        if not _SEED.fullmatch(text):
+            shown = repr(part) if len(part) <= 40 else f"'{part[:20]}...' ({len(part)} characters)"
+            raise SurveyError(f"cannot read seed range {shown}: write e.g. 1-1000,2000-2100 in the digits 0-9")
+    low = int(low_text)
+    high = int(high_text) if dash else low
     if low < 1 or high < low:
         raise SurveyError(f"seed range {part!r} is empty or starts below 1")
     if high > MAX_SURVEY_SEED:

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from rulesets import find_game
-from rulesets.cards import Card
-from rulesets.deals import read_deal
+from rulesets.cards import Card, CardError
+from rulesets.deals import MAX_SEED, read_deal
 from rulesets.family import Family, OptionError, Ruleset
 from solver.result import Limits
 
@@ -49,6 +49,8 @@ class Setup(NamedTuple):
         """The deal for ``--seed`` or ``--deal`` text, checked against the game's deck (the rules'
         own checks of a written deal, say Royal Marriage's end cards, run in ``game.start``)."""
         if seed is not None:
+            if not 1 <= seed <= MAX_SEED:  # said here: the rulesets' message writes the number out
+                raise CardError(f"seed {number_text(seed)} is out of range: game numbers run from 1 to {MAX_SEED}")
             return self.family.seeded_deal(seed)
         assert text is not None
         return read_deal(text, self.family.deck())
@@ -58,25 +60,38 @@ class Setup(NamedTuple):
         return self.game.read_position(text)
 
 
+#: The most states a search may be told to expand (a signed 64-bit count, as the compiled engine keeps it).
+MAX_NODES = 2**63 - 1
 MIN_MEMORY = 64 * 1024
 MAX_MEMORY = 2**63 - 1  # beyond any machine, and the largest integer a survey file stores
-_SIZE = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*([kmgt]?)i?b?\s*$", re.IGNORECASE)
+# The digits 0-9 only, as every number (\d and \s would take other scripts' digits and spaces).
+_SIZE = re.compile(r"^ *([0-9]+(?:\.[0-9]+)?) *([kmgt]?)i?b? *$", re.IGNORECASE | re.ASCII)
 
 
 def parse_size(text: str) -> int:
     """A memory size such as ``512M``, ``2G`` or ``1000000`` (bytes); any number of digits."""
     found = _SIZE.match(text)
+    shown = text if len(text) <= 24 else text[:12] + "..."
     if not found:
-        raise OptionError(f"cannot read memory size {text!r}: write e.g. 500M or 2G")
+        raise OptionError(f"cannot read memory size {shown!r}: write e.g. 500M or 2G in the digits 0-9")
+    if len(found.group(1)) > 40:  # beyond any size, and int() of 4,300 digits fails
+        raise OptionError(f"memory size {shown!r} is too large: the most is 2**63 - 1 bytes; write e.g. 500M or 2G")
     scale = 1024 ** " kmgt".index((found.group(2) or " ").lower())
     whole, _, decimals = found.group(1).partition(".")
     size = int(whole + decimals) * scale // 10 ** len(decimals)  # exact: a float would overflow on 400 digits
     if size > MAX_MEMORY:
-        shown = text if len(text) <= 24 else text[:12] + "..."
         raise OptionError(f"memory size {shown!r} is too large: the most is 2**63 - 1 bytes; write e.g. 500M or 2G")
     if size < MIN_MEMORY:
         raise OptionError(f"memory size {text!r} is too small: the table needs at least 64K")
     return size
+
+
+def number_text(value: int) -> str:
+    """A whole number as a message writes it: in full, or, when longer than a line (and than
+    Python writes: 4,300 digits), by its count of digits."""
+    if abs(value) < 10**30:
+        return str(value)
+    return f"{'-' if value < 0 else ''}a number of {int(math.log10(abs(value))) + 1} digits"
 
 
 def _seconds(value: float) -> float:
@@ -94,7 +109,12 @@ def limits(max_nodes: int | None, max_seconds: float | None, max_memory: str) ->
     positive, finite number, or an OptionError saying which is not."""
     for name, value in (("--max-nodes", max_nodes), ("--max-seconds", max_seconds)):
         if value is not None and not 0 < value < math.inf:
-            raise OptionError(f"{name} must be positive and finite, not {value}; leave it out for no limit")
+            shown = number_text(value) if isinstance(value, int) else value
+            raise OptionError(f"{name} must be positive and finite, not {shown}; leave it out for no limit")
+    if max_nodes is not None and max_nodes > MAX_NODES:
+        raise OptionError(
+            f"--max-nodes {number_text(max_nodes)} is too large: the most is 2**63 - 1; leave it out for no limit"
+        )
     # Seconds as a float whatever was given (5 or 5.0): a survey's file records its limits, and a
     # run from Python with 5 must resume one from the command line's --max-seconds 5 (5.0).
     seconds = None if max_seconds is None else _seconds(max_seconds)

@@ -16,9 +16,12 @@ import errno
 import fcntl
 import itertools
 import json
+import math
 import os
 import sqlite3
 import stat
+import threading
+import time
 import types
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
@@ -37,6 +40,7 @@ from solver.result import Verdict
 from solver.service.deal_file import DealFile
 from solver.service.errors import StoreFault, SurveyBusy, SurveyError
 from solver.service.seeds import Span
+from solver.service.setup import MIN_MEMORY as _MIN_MEMORY
 from solver.service.solving import Outcome
 
 SCHEMA_VERSION = 1
@@ -162,8 +166,12 @@ class Store:
     """
 
     def __init__(self, path: Path, identity: dict[str, str] | None = None, deals: DealFile | None = None) -> None:
-        self.path = Path(path)
+        self.path = Path(path)  # as the user gave it: messages name it so
+        # Every file is opened by its real path: SQLite keeps the last commits in NAME-wal beside
+        # the name a file is opened by, so a symbolic link's name would miss (or make) another one.
+        self.real = real_path(self.path)
         self._lock: int | None = None  # the descriptor holding a writer's lock (see _lock)
+        self._new_lines: list[tuple[int, str]] = []  # a stream's deals read, to record (see read_line)
         try:
             if identity is None:
                 self.db = self._open_to_read()
@@ -200,21 +208,27 @@ class Store:
             raise SurveyError(f"{path} is a device, pipe or socket, not a survey file")
         if found.st_size == 0:
             raise SurveyError(f"{path} is empty, not a survey file{fix}")
-        try:
-            with open(path, "rb") as file:
-                header = file.read(20)
-        except OSError as error:
-            raise SurveyError(f"cannot read {path}: {error.strerror}") from None
+        _refuse_links(path, self.real, found)
+        if self._lock is None and (found.st_dev, found.st_ino) in _WRITING:
+            # Being written by this process (by another Store): a survey file, in WAL mode. Not
+            # opened here to read its header: closing a descriptor would drop the writer's POSIX locks.
+            header = _SQLITE_HEADER
+        else:
+            try:
+                with open(self.real, "rb") as file:
+                    header = file.read(20)
+            except OSError as error:
+                raise SurveyError(f"cannot read {path}: {error.strerror}") from None
         if not header.startswith(_SQLITE_HEADER):
             raise SurveyError(f"{path} is not a survey file (nor any SQLite file){fix}")
-        db = _connect(path, "immutable" if _at_rest(path, header) else "ro")
+        db = _connect(self.real, "immutable" if _at_rest(self.real, header) else "ro", path)
         try:
             with self._faults("read"):
                 try:
                     db.execute("SELECT 1 FROM sqlite_master").fetchall()
                 except sqlite3.OperationalError:  # read-only storage and no -shm file: read as is
                     db.close()
-                    db = _connect(path, "immutable")
+                    db = _connect(self.real, "immutable", path)
                 self._check_survey(db, fix)
         except BaseException:
             db.close()
@@ -232,23 +246,32 @@ class Store:
         if problem != "ok":
             raise _damaged(self.path, " ".join(problem.split()))
         meta = dict(db.execute("SELECT key, value FROM survey"))
-        altered = _bad_setting(meta) or _bad_row(db, meta)
+        altered = _bad_object(db, meta) or _bad_setting(meta) or _bad_row(db, meta) or _bad_line(db, meta)
         if altered is not None:
             raise _altered(self.path, altered)
 
     def _open_to_write(self, identity: dict[str, str], deals: DealFile | None) -> sqlite3.Connection:
         """A connection to write to, the file created if new; an existing file is first read and
         checked read-only, so that a foreign, damaged or mismatched one is left as it was."""
-        path, found, parent = self.path, status(self.path), status(self.path.parent)
+        path, real = self.path, self.real
+        found, parent = status(path), status(real.parent)
         if found is not None and stat.S_ISDIR(found.st_mode):
             raise SurveyError(f"{path} is a directory: give a file name for --out")
         if found is not None and not stat.S_ISREG(found.st_mode):
             raise SurveyError(f"{path} is a device, pipe or socket: give a file name for --out")
         if parent is None or not stat.S_ISDIR(parent.st_mode):
+            if real != path.absolute() and os.path.islink(path):
+                raise SurveyError(
+                    f"{path} is a symbolic link to {real}, and there is no directory {real.parent}: "
+                    "give --out a file in a directory that exists"
+                )
             raise SurveyError(f"cannot create {path}: there is no directory {path.parent}")
-        if found is None:
+        if found is not None:
+            _remove_abandoned(real)  # one killed between linking the file and unlinking it is a second name
+            _refuse_links(path, real, status(path) or found)
+        else:
             self._create(identity, deals)
-        self._lock = _lock(path)  # before anything is read or written: another run may be writing
+        self._lock = _lock(real, path)  # before anything is read or written: another run may be writing
         if found is not None and found.st_size > 0:
             existing = self._open_to_read("; give another --out file")
             try:
@@ -258,10 +281,12 @@ class Store:
                         self._check_lines(existing, deals)
             finally:
                 existing.close()
-        db = _connect(path, "rw")
+        _refuse_read_only(path, real)  # before SQLite makes -wal and -shm files a rerun could not use
+        self._check_room()
+        db = _connect(real, "rw", path)
         try:
             with self._faults("write to"):
-                self._set_up(db, identity, deals)
+                self._set_up(db, identity, deals, "WAL")
         except BaseException:
             db.close()
             raise
@@ -272,37 +297,48 @@ class Store:
         killed while it makes the file leaves no half-made survey file that a rerun would refuse
         (at worst the hidden temporary one). If another run made the file meanwhile, that file
         stands, and the checks that follow hold this run to it."""
-        path = self.path
-        temporary = path.with_name(f".{path.name}.{os.getpid()}.new")
+        path, real = self.path, self.real
+        _remove_abandoned(real)
+        # Named by process and thread: two threads of one program may be making the same file.
+        temporary = real.with_name(f".{real.name}.{os.getpid()}.{threading.get_ident()}.new")
+        _remove(temporary, *side_files(temporary))  # a dead process's, whose number this one got
+        held: int | None = None
         try:
-            try:
-                db = _connect(temporary, "rw")
-            except StoreFault as fault:  # named as the user gave it, not by its hidden temporary
-                raise StoreFault(path, fault.what, fault.fix, fault.resumable) from None
+            try:  # held locked while it is made: a later run removes only what no run is making
+                held = os.open(temporary, os.O_RDWR | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o666)
+                fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError as error:
+                raise _fault(path, error, "create") from None
+            db = _connect(temporary, "rw", path)  # named as the user gave it, not by its hidden temporary
             try:
                 with self._faults("write to"):
-                    self._set_up(db, identity, deals)
-                    # Back to a rollback journal: the WAL is written into the file (a full disk
-                    # raises here), so the file is whole on its own before it is linked.
-                    (mode,) = db.execute("PRAGMA journal_mode=DELETE").fetchone()
-                    if mode != "delete":
-                        raise StoreFault(path, "the new file could not be finished", "rerun the same command")
+                    # A rollback journal, not the WAL: made whole in the file itself (a full disk
+                    # raises as it is written), with no -shm file mapped into memory, whose pages a
+                    # full disk cannot back (SIGBUS, seen on ext4 of 1 KiB blocks).
+                    self._set_up(db, identity, deals, "DELETE", new=True)
             finally:
                 db.close()
             try:
-                os.link(temporary, path)
+                os.link(temporary, real)
             except FileExistsError:
                 pass
             except OSError as error:
-                if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP) or path.exists():
+                if error.errno not in (errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP) or real.exists():
                     raise _fault(path, error, "create") from None
-                os.rename(temporary, path)  # a file system without hard links
+                os.rename(temporary, real)  # a file system without hard links
         finally:
             _remove(temporary, *side_files(temporary))
+            if held is not None:
+                os.close(held)  # after SQLite closed the file: this descriptor holds none of its locks
 
-    def _set_up(self, db: sqlite3.Connection, identity: dict[str, str], deals: DealFile | None) -> None:
-        """The schema, the settings and a file's lines (each kept if already there), in WAL mode."""
-        db.execute("PRAGMA journal_mode=WAL")
+    def _set_up(
+        self, db: sqlite3.Connection, identity: dict[str, str], deals: DealFile | None, journal: str, new: bool = False
+    ) -> None:
+        """The schema, the settings and a file's lines (each kept if already there), in the
+        ``journal`` mode (WAL to run the survey, DELETE to make a ``new`` file)."""
+        (mode,) = db.execute(f"PRAGMA journal_mode={journal}").fetchone()
+        if journal == "DELETE" and mode != "delete":  # (where WAL is not to be had, SQLite keeps its own)
+            raise StoreFault(self.path, "the new file could not be made", "rerun the same command")
         db.execute("PRAGMA synchronous=FULL")
         key = identity.get("key", "seed")
         with _Transaction(db):  # IF NOT EXISTS / OR IGNORE: another run may be creating it too
@@ -315,6 +351,10 @@ class Store:
             if deals is not None:
                 db.execute(_LINES)
                 db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", deals.deals)
+                if deals.more is None:  # every deal of the file is recorded now
+                    db.execute("DELETE FROM survey WHERE key = 'lines'")
+                elif new:  # a stream: its deals are recorded as they are read
+                    db.execute("INSERT OR IGNORE INTO survey (key, value) VALUES ('lines', 'open')")
             self._add_new_columns(db, key)
 
     @staticmethod
@@ -338,7 +378,7 @@ class Store:
                 f"{self.path} holds a survey of {kinds.get(theirs, theirs)} and this run surveys {kinds[ours]}: "
                 "the two are not mixed: give another --out"
             )
-        keys = [*identity, *(k for k in meta if k not in identity and k != "schema")]
+        keys = [*identity, *(k for k in meta if k not in identity and k not in _BOOKKEEPING)]
         differ = [k for k in keys if meta.get(k) != identity.get(k)]
         if differ:
             raise SurveyError(
@@ -349,21 +389,49 @@ class Store:
 
     def _check_lines(self, db: sqlite3.Connection, deals: DealFile) -> None:
         """Refuse a file of deals that is not the one the survey began on (the same deal on each
-        line), naming its first line that differs."""
+        line), naming its first line that differs. Of a stream only the deals read so far are
+        compared (the rest are as they come: see :meth:`surveyed_lines`); a survey whose stream
+        was cut short (its lines ``open``) takes any more deals after the ones it holds."""
+        cut_short = db.execute("SELECT 1 FROM survey WHERE key = 'lines' AND value = 'open'").fetchone() is not None
         surveyed = db.execute("SELECT line, deal FROM lines ORDER BY line")
         for was, now in itertools.zip_longest(surveyed, deals.deals):
-            if was != now:
-                line = min(found[0] for found in (was, now) if found is not None)
-                if was is not None and now is not None and was[0] == now[0]:
-                    what = "holds another deal than the one surveyed there"
-                elif now is not None and now[0] == line:
-                    what = "holds a deal where the surveyed file had none"
-                else:
-                    what = "holds no deal where the surveyed file had one"
-                raise SurveyError(
-                    f"{self.path} is a survey of another file of deals: {deals.name} line {line} {what}; "
-                    "a changed file is not mixed in: give another --out (or restore the file)"
-                )
+            if was == now:
+                continue
+            if (now is None and deals.more is not None) or (was is None and cut_short):
+                return
+            raise changed_file(self.path, deals.name, was, now)
+
+    @property
+    def lines_open(self) -> bool:
+        """Whether the survey's file of deals was a stream cut short: more deals may follow."""
+        return self.meta.get("lines") == "open"
+
+    def surveyed_lines(self, after: int, count: int = 1000) -> list[tuple[int, str, str | None]]:
+        """The surveyed file's deals after line ``after`` (at most ``count``), by line, each with
+        its stored verdict (None if not stored yet): what a stream read again is held to."""
+        with self._faults("read"):
+            return self.db.execute(
+                "SELECT lines.line, lines.deal, deals.result FROM lines LEFT JOIN deals ON deals.line = lines.line "
+                "WHERE lines.line > ? ORDER BY lines.line LIMIT ?",
+                (after, count),
+            ).fetchall()
+
+    def count_lines(self) -> int:
+        """How many deals of its file of deals the survey holds (of a stream: read so far)."""
+        with self._faults("read"):
+            return int(self.db.execute("SELECT COUNT(*) FROM lines").fetchone()[0])
+
+    def read_line(self, line: int, deal: str) -> None:
+        """A deal of a stream beyond the lines the survey holds: recorded with the next rows stored."""
+        self._new_lines.append((line, deal))
+
+    def end_of_lines(self) -> None:
+        """The stream ended: its last deals recorded, and the survey's lines no longer open."""
+        with self._faults("write to"), _Transaction(self.db):
+            self.db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", self._new_lines)
+            self.db.execute("DELETE FROM survey WHERE key = 'lines'")
+        self._new_lines = []
+        self.meta.pop("lines", None)
 
     @contextmanager
     def _faults(self, doing: str) -> Iterator[None]:
@@ -403,9 +471,35 @@ class Store:
                 yield from (seed for seed in range(start, end + 1) if seed not in stored)
 
     def add(self, rows: Iterable[Row]) -> None:
-        """Store rows in one transaction (a deal already stored keeps its row)."""
+        """Store rows in one transaction (a deal already stored keeps its row), with the lines of
+        a stream read since the last (see :meth:`read_line`)."""
+        rows = list(rows)
+        self._check_room(len(rows) + len(self._new_lines))
         with self._faults("write to"), _Transaction(self.db):
-            self.db.executemany(_INSERT, list(rows))
+            if self._new_lines:
+                self.db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", self._new_lines)
+            self.db.executemany(_INSERT, rows)
+        self._new_lines = []
+
+    def _check_room(self, rows: int = 0) -> None:
+        """Refuse to write on a disk too full to back the -shm file SQLite maps into memory: where
+        the file system's blocks are smaller than a page (ext4 of 1 KiB blocks), SQLite leaves
+        holes in it, and filling one on a full disk kills the process (SIGBUS, nothing said).
+        Raised as a full disk, with :data:`_ROOM` and a KiB a row kept spare."""
+        try:
+            found = os.statvfs(self.real.parent)
+        except OSError:
+            return
+        if found.f_frsize >= os.sysconf("SC_PAGE_SIZE"):
+            return  # every page of the -shm file is whole blocks, allocated as SQLite extends it
+        free, spare = found.f_bavail * found.f_frsize, _ROOM + 1024 * rows
+        if free < spare:
+            raise StoreFault(
+                self.path,
+                f"the disk is full ({free // 1024} KiB free, where a survey keeps {spare // 1024} KiB spare "
+                f"on a file system of {found.f_frsize}-byte blocks)",
+                "free some space",
+            )
 
     def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
         """The rows of a read-only query of the file (for reports)."""
@@ -432,14 +526,34 @@ class Store:
                 db.close()
         finally:  # the lock goes whatever closing the connection raised
             if self._lock is not None:
-                found = os.fstat(self._lock)
-                _WRITING.discard((found.st_dev, found.st_ino))
-                os.close(self._lock)
-                self._lock = None
+                with _WRITING_LOCK:
+                    found = os.fstat(self._lock)
+                    _WRITING.discard((found.st_dev, found.st_ino))
+                    os.close(self._lock)
+                    self._lock = None
 
 
 # SQLite's primary result codes, and what each says about the file.
-_SQLITE_BUSY, _SQLITE_READONLY, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTADB = 5, 8, 11, 13, 14, 26
+_SQLITE_BUSY, _SQLITE_READONLY, _SQLITE_IOERR, _SQLITE_CORRUPT, _SQLITE_FULL, _SQLITE_CANTOPEN, _SQLITE_NOTADB = (
+    5,
+    8,
+    10,
+    11,
+    13,
+    14,
+    26,
+)
+
+
+def _nearly_full(path: Path) -> bool:
+    """Whether the disk holding ``path`` has less than a MiB left to ordinary users: then an I/O
+    error of SQLite's (whose errno it does not say: extending its -shm file, say) is the disk
+    filling up."""
+    try:
+        found = os.statvfs(real_path(Path(path)).parent)
+    except OSError:
+        return False
+    return found.f_bavail * found.f_frsize < 1024 * 1024
 
 
 def _fault(path: Path, error: sqlite3.Error | OSError, doing: str) -> StoreFault:
@@ -454,6 +568,8 @@ def _fault(path: Path, error: sqlite3.Error | OSError, doing: str) -> StoreFault
         return StoreFault(path, "another process keeps the file locked", "wait until it ends")
     if code in (_SQLITE_CORRUPT, _SQLITE_NOTADB):
         return _damaged(path, str(error))
+    if code == _SQLITE_IOERR and _nearly_full(path):  # SQLite's own write failed, its errno unsaid
+        return StoreFault(path, "the disk is full", "free some space")
     if code == _SQLITE_CANTOPEN:
         return StoreFault(
             path,
@@ -464,6 +580,27 @@ def _fault(path: Path, error: sqlite3.Error | OSError, doing: str) -> StoreFault
 
 
 _MODES = {"rw": "mode=rwc", "ro": "mode=ro", "immutable": "immutable=1"}
+
+
+#: The survey's settings that are its own bookkeeping, not what a run is keyed on: the schema's
+#: version, and whether a stream of deals was cut short (``lines``: ``open``).
+_BOOKKEEPING = ("schema", "lines")
+
+
+def changed_file(path: Path, name: str, was: tuple[int, str] | None, now: tuple[int, str] | None) -> SurveyError:
+    """A file of deals that is not the one surveyed in ``path``: (line, deal) ``was`` surveyed,
+    ``now`` the file's, the first two that differ (None: the one has no more deals)."""
+    line = min(found[0] for found in (was, now) if found is not None)
+    if was is not None and now is not None and was[0] == now[0]:
+        what = "holds another deal than the one surveyed there"
+    elif now is not None and now[0] == line:
+        what = "holds a deal where the surveyed file had none"
+    else:
+        what = "holds no deal where the surveyed file had one"
+    return SurveyError(
+        f"{path} is a survey of another file of deals: {name} line {line} {what}; "
+        "a changed file is not mixed in: give another --out (or restore the file)"
+    )
 
 
 def _damaged(path: Path, problem: str) -> StoreFault:
@@ -487,50 +624,156 @@ def _at_rest(path: Path, header: bytes) -> bool:
     return header[18:20] == b"\x02\x02" and not side_files(path)[0].exists()
 
 
-def _connect(path: Path, mode: str) -> sqlite3.Connection:
+def _connect(path: Path, mode: str, name: Path) -> sqlite3.Connection:
     """A connection to ``path``: ``rw`` (created if missing), ``ro`` (read-only, sees a running
-    survey's writes) or ``immutable`` (read-only storage: read as it lies)."""
+    survey's writes) or ``immutable`` (read-only storage: read as it lies); a failure names the
+    file as the user gave it (``name``)."""
     # The name's bytes, percent-quoted: a name that is not UTF-8 (os.fsdecode's surrogates) is
     # opened as the system spells it, where quoting its text would fail.
     uri = f"file:{quote(os.fsencode(path.absolute()))}?{_MODES[mode]}"
     try:
         return sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
     except sqlite3.Error as error:
-        raise _fault(path, error, "open") from None
+        raise _fault(name, error, "open") from None
 
 
-def _lock(path: Path) -> int:
-    """Lock the survey file for this run's writing, or refuse: two runs writing one file would
-    both solve every deal neither had stored. An ``flock`` on the file itself, which SQLite's own
-    (POSIX) locks never meet and readers never ask for, and which the system drops when the run
-    ends however it ends, ``kill -9`` too: no lock file is left behind. Returns its descriptor,
-    closed by :meth:`Store.close` (not inherited: workers are spawned, not forked)."""
-    busy = SurveyBusy(f"{path}: another survey is writing this file; wait for it to end, or write to another file")
-    try:
-        found = path.stat()
-    except OSError as error:
-        raise _fault(path, error, "open") from None
-    if (found.st_dev, found.st_ino) in _WRITING:
-        # Written by this process: refused before a descriptor is opened, as closing one (on a
-        # refusal) would drop the POSIX locks SQLite holds on the file for the writer.
-        raise busy
-    try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
-    except OSError as error:
-        raise _fault(path, error, "open") from None
-    try:
-        fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except OSError as error:
-        os.close(descriptor)
-        if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
-            raise busy from None
-        raise _fault(path, error, "lock") from None
-    _WRITING.add((found.st_dev, found.st_ino))
-    return descriptor
+def _lock(path: Path, name: Path) -> int:
+    """Lock the survey file ``path`` (named ``name`` by the user) for this run's writing, or
+    refuse: two runs writing one file would both solve every deal neither had stored. An
+    ``flock`` on the file itself, which SQLite's own (POSIX) locks never meet and readers never
+    ask for, and which the system drops when the run ends however it ends, ``kill -9`` too: no
+    lock file is left behind. Returns its descriptor, closed by :meth:`Store.close` (not
+    inherited: workers are spawned, not forked)."""
+    busy = SurveyBusy(f"{name}: another survey is writing this file; wait for it to end, or write to another file")
+    with _WRITING_LOCK:  # threads of one program: the check, the lock and the note are one step
+        try:
+            found = path.stat()
+        except OSError as error:
+            raise _fault(name, error, "open") from None
+        if (found.st_dev, found.st_ino) in _WRITING:
+            # Written by this process: refused before a descriptor is opened, as closing one (on
+            # a refusal) would drop the POSIX locks SQLite holds on the file for the writer.
+            raise busy
+        try:
+            descriptor = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError as error:
+            raise _fault(name, error, "open") from None
+        try:
+            fcntl.flock(descriptor, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as error:
+            os.close(descriptor)
+            if error.errno in (errno.EAGAIN, errno.EWOULDBLOCK):
+                raise busy from None
+            raise _fault(name, error, "lock") from None
+        _WRITING.add((found.st_dev, found.st_ino))
+        return descriptor
 
 
 #: The survey files this process holds a writer's lock on, by device and inode (see :func:`_lock`).
 _WRITING: set[tuple[int, int]] = set()
+_WRITING_LOCK = threading.Lock()
+
+
+def real_path(path: Path) -> Path:
+    """The file ``path`` names, every symbolic link followed (a dangling link: the file it would
+    make); the name itself if the system cannot look it up (:func:`status` then says why)."""
+    try:
+        return Path(os.path.realpath(path))
+    except (OSError, ValueError):
+        return path
+
+
+def _refuse_links(name: Path, path: Path, found: os.stat_result) -> None:
+    """Refuse a survey file with more than one hard link: SQLite keeps its last commits in a -wal
+    file beside the name it was opened by, so under another name they are missed (a report counts
+    too few deals, a resumed run solves them again) or a second -wal is begun beside them. A run
+    linking a new file into place holds two names for a moment: that is waited for."""
+    links = found.st_nlink
+    for _ in range(50):
+        if links <= 1 or not _temporaries(path):
+            break
+        time.sleep(0.02)
+        try:
+            links = path.stat().st_nlink
+        except OSError:
+            break
+    if links > 1:
+        raise SurveyError(
+            f"{name} has {links} hard links (names of the same file): SQLite keeps a survey's last rows in a -wal "
+            "file beside the name it is opened by, and under another name they would be lost or hidden; remove the "
+            f"other names (find them with: find / -xdev -samefile {name}), keeping the one the survey ran under"
+        )
+
+
+def _temporaries(path: Path) -> list[tuple[Path, int]]:
+    """The temporary files beside ``path`` that runs make it under (see :meth:`Store._create`),
+    each with its maker's process number."""
+    prefix = f".{path.name}."
+    try:
+        names = os.listdir(path.parent)
+    except OSError:
+        return []
+    found = []
+    for name in names:
+        numbers = name[len(prefix) : -len(".new")].split(".") if name.startswith(prefix) else []
+        if name.endswith(".new") and 1 <= len(numbers) <= 2 and all(n.isascii() and n.isdigit() for n in numbers):
+            found.append((path.with_name(name), int(numbers[0])))
+    return found
+
+
+def _remove_abandoned(path: Path) -> None:
+    """Remove the temporary files that runs killed while making ``path`` left (``kill -9``, a
+    signal such as SIGBUS): one whose maker's process is gone and which no run holds locked."""
+    for temporary, maker in _temporaries(path):
+        if maker == os.getpid() or _alive(maker):
+            continue
+        try:
+            held = os.open(temporary, os.O_RDONLY | os.O_CLOEXEC)
+        except OSError:
+            continue
+        try:
+            fcntl.flock(held, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            continue  # being made after all (by a process this one cannot see)
+        else:
+            _remove(temporary, *side_files(temporary))
+        finally:
+            os.close(held)
+
+
+def _alive(process: int) -> bool:
+    """Whether the process numbered ``process`` exists (if it is another user's, it does)."""
+    if process <= 0:
+        return False
+    try:
+        os.kill(process, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def _refuse_read_only(name: Path, path: Path) -> None:
+    """Refuse to write a survey file that cannot be written, before SQLite opens it: it would make
+    its -wal and -shm files read-only like the file, and a rerun once the file is made writable
+    would still be refused by them."""
+    try:
+        read_only_disk = bool(os.statvfs(path.parent).f_flag & os.ST_RDONLY)
+    except OSError:
+        read_only_disk = False
+    if read_only_disk:
+        raise StoreFault(name, "the disk is read-only (mounted so)", "write the survey elsewhere")
+    for file in (path, *side_files(path)[:2]):
+        if file.exists() and not os.access(file, os.W_OK):
+            what = "the file" if file == path else f"its {file.name.removeprefix(path.name)} file {file}"
+            raise StoreFault(name, f"{what} is read-only", f"make it writable (chmod u+w {file})")
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise StoreFault(name, f"its directory {path.parent} is read-only", "make it writable")
+
+
+#: The room a survey keeps free where its -shm file's pages may be holes (see Store._check_room).
+_ROOM = 128 * 1024
 
 
 def _remove(*paths: Path) -> None:
@@ -572,45 +815,144 @@ def side_files(path: Path) -> tuple[Path, ...]:
     return tuple(path.with_name(path.name + suffix) for suffix in ("-wal", "-shm", "-journal"))
 
 
-def _bad_setting(meta: dict[str, str]) -> str | None:
-    """What is wrong with a stored setting that no run writes so (JSON that does not parse, or a
-    value of the wrong type), None if nothing is."""
-    for name, kinds in _JSON_SETTINGS.items():
-        if name in meta:
-            try:
-                value = json.loads(meta[name])
-            except (TypeError, ValueError):
-                return f"its setting {name} is not JSON: {meta[name]!r}"
-            if isinstance(value, bool) or not isinstance(value, kinds):
-                return f"its setting {name} is {meta[name]!r}"
+def _bad_object(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
+    """What the file holds that no survey makes, None if nothing: a trigger (one deleting the rows
+    a resumed run inserts made it say every deal was stored), a view, an index, another table, or
+    a column its tables were not made with."""
+    made = {"survey", "deals", *(("lines",) if meta.get("key") == "line" else ())}
+    for kind, name, table in db.execute("SELECT type, name, tbl_name FROM sqlite_master ORDER BY rowid"):
+        if name.startswith("sqlite_") and table in made | {name}:  # SQLite's own (a key's index, statistics)
+            continue
+        if kind != "table" or name not in made:
+            return f"it holds the {kind} {name}"
+    key = meta.get("key", "seed")
+    expected = {
+        "survey": {"key": ("TEXT", 0, 1), "value": ("TEXT", 1, 0)},
+        "lines": {"line": ("INTEGER", 0, 1), "deal": ("TEXT", 1, 0)},
+        "deals": {name: _shape(definition) for name, definition in _DEFINITIONS[key].items()},
+    }
+    for table in sorted(made):
+        columns = db.execute(f"SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo('{table}')")
+        for name, kind, not_null, primary, hidden in columns:
+            if expected[table].get(name) != (kind.upper(), not_null, primary) or hidden:
+                return f"its {table} table has the column {name} {kind}"
     return None
 
 
+def _shape(definition: str) -> tuple[str, int, int]:
+    """A column's type, NOT NULL and primary key, as SQLite lists them, from its definition."""
+    words = definition.split()
+    return words[1], int("NOT NULL" in definition), int("PRIMARY KEY" in definition)
+
+
+#: The settings a survey keeps: each run's, and its own bookkeeping (see _BOOKKEEPING) with the
+#: few that only some keep, each with the values it may hold.
+_SETTINGS = ("schema", "game", "variant", "options", "max_nodes", "max_seconds", "max_memory", "solver_version")
+_SOME_SETTINGS = {"fewest_redeals": ("true",), "key": KEYS, "lines": ("open",)}
+#: The largest count a row may hold (about 9 years of a search's states at a million a second), a
+#: score or a count of redeals (beyond any deck), and CPU seconds (beyond 30,000 years).
+_MOST_COUNT, _MOST_SCORE, _MOST_SECONDS = 2**48, 65535, 1e12
+_MOST = 2**63 - 1
+
+
+def _bad_setting(meta: dict[str, str]) -> str | None:
+    """What is wrong with the stored settings, None if nothing: one missing or one no run keeps,
+    JSON that does not parse, a value of the wrong type or beyond what a run writes."""
+    for name in _SETTINGS:
+        if name not in meta:
+            return f"its setting {name} is missing"
+    for name in meta:
+        if name not in _SETTINGS and meta[name] not in _SOME_SETTINGS.get(name, ()):
+            return f"its setting {name} is {meta[name]!r}"
+    if meta["schema"] != str(SCHEMA_VERSION):
+        return f"its setting schema is {meta['schema']!r}"
+    for name in ("game", "variant", "solver_version"):
+        if not meta[name] or not meta[name].isprintable():
+            return f"its setting {name} is {meta[name]!r}"
+    for name, kinds in _JSON_SETTINGS.items():
+        try:
+            value = json.loads(meta[name])
+        except (TypeError, ValueError):
+            return f"its setting {name} is not JSON: {meta[name]!r}"
+        if isinstance(value, bool) or not isinstance(value, kinds) or not _written_setting(name, value):
+            return f"its setting {name} is {meta[name]!r}"
+    return None
+
+
+def _written_setting(name: str, value: Any) -> bool:
+    """Whether a run writes the setting ``name`` so (limits: positive, whole where they count;
+    none is null, or NaN or infinity from older versions)."""
+    if name == "options":
+        return all(isinstance(option, (bool, int, str)) for option in value.values())
+    if value is None or isinstance(value, float) and not math.isfinite(value):
+        return True
+    least = {"max_nodes": 1, "max_memory": _MIN_MEMORY}.get(name, 0)
+    whole = name != "max_seconds"
+    return (isinstance(value, int) or not whole) and least <= value <= _MOST and value > 0
+
+
 def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
-    """What is wrong with the first stored deal that holds a value no run writes and a report
-    would trip on (a text where a number goes, a verdict other than won, lost or unknown, options
-    other than the survey's ``meta`` states), None if none does. One pass in SQL, about 0.7 s a
-    million deals (text columns are not checked: SQLite stores any number put there as text)."""
+    """What is wrong with the first stored deal that holds a value no run writes and a report or
+    a resumed run would trip on or believe, None if none does: a text where a number goes, a
+    number beyond what a run writes (seconds infinite, a score of 2**63-1 that a sum overflows),
+    a verdict other than won, lost or unknown, a limit no search has, the survey's game, variant
+    or options other than its settings state, a verdict its proof and limit deny. One pass in SQL,
+    about 1 s a million deals."""
     columns = [name for (name,) in db.execute("SELECT name FROM pragma_table_info('deals')") if name in _KINDS]
     numbers = [c for c in columns if str not in _KINDS[c]]
-    allowed = {"result": tuple(verdict.value for verdict in Verdict)}
-    if "options" in meta:
-        allowed["options"] = (meta["options"],)
-    wrong = [f"typeof({c}) NOT IN ({', '.join(repr(_TYPEOF[k]) for k in _KINDS[c])})" for c in numbers]
-    wrong += [f"{c} NOT IN ({', '.join('?' * len(values))})" for c, values in allowed.items()]
+    key = meta.get("key", "seed")
+    # Each check: the column it names, and the SQL that is true of a row it refuses.
+    checks = [(c, f"typeof({c}) NOT IN ({', '.join(repr(_TYPEOF[k]) for k in _KINDS[c])})") for c in numbers]
+    checks += [
+        ("deal", "typeof(deal) != 'text'"),
+        ("result", f"result NOT IN ({', '.join(repr(verdict.value) for verdict in Verdict)})"),
+        ("options", "options IS NOT :options"),
+        ("game", "game IS NOT :game"),
+        ("variant", "variant IS NOT :variant"),
+        ("limit_hit", "limit_hit NOT IN ('max_nodes', 'max_seconds')"),
+        ("score", f"score NOT BETWEEN 0 AND {_MOST_SCORE}"),
+        ("score_proven", "score_proven NOT IN (0, 1)"),
+        ("nodes", f"nodes NOT BETWEEN 0 AND {_MOST_COUNT}"),
+        ("seconds", f"seconds NOT BETWEEN 0 AND {_MOST_SECONDS:.0f}"),
+        ("peak_table_bytes", f"peak_table_bytes NOT BETWEEN 0 AND {_MOST}"),
+        ("score_proven", "score_proven != (result != 'unknown')"),
+        ("limit_hit", "result = 'unknown' AND limit_hit IS NULL OR result = 'lost' AND limit_hit IS NOT NULL"),
+        (key, f"{key} NOT BETWEEN 1 AND {_MOST}"),
+    ]
+    if "redeals" in columns:
+        checks.append(("redeals", f"redeals NOT BETWEEN 0 AND {_MOST_SCORE}"))
+    other = "line" if key == "seed" else "seed"
+    if other in columns:
+        checks.append((other, f"{other} IS NOT NULL"))
+    checks = [(column, test) for column, test in checks if column in columns]
+    named = {name: meta.get(name) for name in ("options", "game", "variant")}
     found = db.execute(
-        f"SELECT {', '.join(columns)} FROM deals WHERE {' OR '.join(wrong)} LIMIT 1",
-        [value for values in allowed.values() for value in values],
+        f"SELECT rowid FROM deals WHERE {' OR '.join(f'({test})' for _, test in checks)} LIMIT 1", named
     ).fetchone()
     if found is None:
         return None
-    row = dict(zip(columns, found))
-    mistyped = [c for c in numbers if not isinstance(row[c], _KINDS[c])]
-    name = next(iter(mistyped), None) or next(c for c, values in allowed.items() if row[c] not in values)
+    row = dict(zip(columns, db.execute(f"SELECT {', '.join(columns)} FROM deals WHERE rowid = ?", found).fetchone()))
+    name = next(
+        column
+        for column, test in checks
+        if db.execute(f"SELECT 1 FROM deals WHERE rowid = :rowid AND ({test})", {**named, "rowid": found[0]}).fetchone()
+    )
     deal = f"seed {row['seed']}" if row.get("seed") is not None else f"line {row.get('line')}"
     # Options are checked against the setting: name both, as either may be the one altered.
     against = f" against the survey's setting options {meta['options']!r}" if name == "options" else ""
     return f"the deal of {deal} has {name} {row[name]!r}{against}"
+
+
+def _bad_line(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
+    """What is wrong with the first of a file's lines that a resumed run compares with the file:
+    a line number that is no line's, or a deal that is not text; None if nothing."""
+    if meta.get("key") != "line":
+        return None
+    found = db.execute(
+        f"SELECT line, deal FROM lines WHERE typeof(line) != 'integer' OR line NOT BETWEEN 1 AND {_MOST} "
+        "OR typeof(deal) != 'text' LIMIT 1"
+    ).fetchone()
+    return None if found is None else f"its file's line {found[0]!r} holds {found[1]!r}"
 
 
 def _altered(path: Path, problem: str) -> StoreFault:

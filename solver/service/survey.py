@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import queue
 import signal
 import threading
 import time
@@ -29,6 +30,7 @@ from concurrent.futures import (
     wait,
 )
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,7 +42,7 @@ from solver.service.errors import RunLost, SchedulerLost, StoreFault, SurveyErro
 from solver.service.seeds import MAX_SURVEY_SEED, Span, count_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
-from solver.service.store import Row, Store, solver_version
+from solver.service.store import Row, Store, changed_file, solver_version
 
 #: How long to keep trying to reach a scheduler.
 DASK_CONNECT_TIMEOUT = "30s"
@@ -150,14 +152,110 @@ class Tally:
         return self.skipped_results.get(verdict, 0) + self.results.get(verdict, 0)
 
 
+class _Stream:
+    """The deals of a stream (a pipe, a terminal) as they come: read by a thread of their own, so
+    that the deals read are solved and stored while the next are awaited (read whole first, an
+    endless one grew without bound and nothing was solved). Each deal read is held to the survey
+    file's lines: the same deal on a line the file holds (skipped if stored), a deal after them
+    only where the surveyed stream was cut short. A bad or changed line ends the stream: the deals
+    read before it are still solved and stored, then :attr:`error` is raised."""
+
+    #: How many deals read may wait to be solved (the stream's writer then waits).
+    WAITING = 10000
+
+    def __init__(self, deals: DealFile, store: Store, tally: Tally) -> None:
+        self.name, self.store, self.tally = deals.name, store, tally
+        self.first = list(deals.deals)
+        self.error: Exception | None = None
+        self.ended = False
+        self.queue: queue.Queue[Any] = queue.Queue(self.WAITING)
+        self.surveyed: list[tuple[int, str, str | None]] = []  # the file's lines, read ahead in blocks
+        self.after = 0  # the last line of the file read so far
+        self.beyond = False  # past the last of the file's lines the survey held
+        assert deals.more is not None, "a stream has more deals to come"
+        threading.Thread(target=self._read, args=(deals.more,), daemon=True).start()
+
+    def _read(self, more: Iterator[tuple[int, str]]) -> None:
+        try:
+            for deal in more:
+                self.queue.put(deal)
+        except Exception as error:  # a bad line, a stream that is not text: raised where it is taken
+            self.queue.put(error)
+        else:
+            self.queue.put(None)
+
+    def ready(self) -> bool:
+        """Whether a deal (or the end) can be taken without waiting."""
+        return bool(self.first) or not self.queue.empty()
+
+    def take(self, block: bool) -> tuple[int, str] | None:
+        """The next deal to solve; None if none is ready (``block``: wait for one) or at the end."""
+        while not self.ended:
+            if self.first:
+                found = self.first.pop(0)
+            else:
+                try:
+                    found = self.queue.get(block=block)
+                except queue.Empty:
+                    return None
+            if isinstance(found, Exception) or found is None:
+                self._end(found)
+                return None
+            if self._new(found):
+                return found
+        return None
+
+    def _new(self, deal: tuple[int, str]) -> bool:
+        """Hold a deal read to the survey's lines: whether it is still to be solved (the tally
+        counts the deals the survey holds, stored or not, and each new one read)."""
+        line, cards = deal
+        while not self.beyond:
+            if not self.surveyed:
+                self.surveyed = self.store.surveyed_lines(self.after)[::-1]
+                self.beyond = not self.surveyed
+            if not self.surveyed or self.surveyed[-1][0] > line:
+                break
+            was, was_cards, result = self.surveyed.pop()
+            if was < line:  # a deal the surveyed file had on a line that now has none
+                return self._changed((was, was_cards), deal)
+            self.after = line
+            if was_cards != cards:
+                return self._changed((was, was_cards), deal)
+            return result is None
+        if self.surveyed or not self.store.lines_open:  # a deal where the surveyed file had none
+            return self._changed(None, deal)
+        self.after = line  # beyond the deals of a stream cut short: a new one
+        self.store.read_line(line, cards)
+        self.tally.total += 1
+        return True
+
+    def _changed(self, was: tuple[int, str] | None, now: tuple[int, str] | None) -> bool:
+        self._end(changed_file(self.store.path, self.name, was, now))
+        return False
+
+    def _end(self, error: Exception | None) -> None:
+        """The stream ended, or stopped at ``error``; at its end, the file's lines must all have
+        been read again, and are then complete."""
+        self.ended = True
+        if error is None:
+            rest = self.surveyed[-1:] or ([] if self.beyond else self.store.surveyed_lines(self.after, 1))
+            if rest:
+                error = changed_file(self.store.path, self.name, rest[-1][:2], None)
+        if error is None:
+            self.store.end_of_lines()
+        self.error = error
+
+
 class _Chunker:
     """Splits the pending deals (seeds, or a file's lines) into chunks sized to take about
-    ``target`` seconds each."""
+    ``target`` seconds each; of a stream, the deals ready, never waiting for a whole chunk."""
 
-    def __init__(self, pending: Iterator[Any], target: float, first: int = 2, most: int = 500) -> None:
+    def __init__(self, pending: Iterator[Any] | _Stream, target: float, first: int = 2, most: int = 500) -> None:
         self.pending, self.target, self.size, self.most = pending, target, first, most
         self.per_deal: float | None = None
         self.exhausted = False
+        #: How long a wait for finished work may take before the stream is looked at again.
+        self.poll = 0.1 if isinstance(pending, _Stream) else None
 
     def learn(self, rows: Sequence[Row]) -> None:
         if rows:
@@ -165,14 +263,24 @@ class _Chunker:
             self.per_deal = mean if self.per_deal is None else 0.7 * self.per_deal + 0.3 * mean
             self.size = max(1, min(self.most, int(self.target / self.per_deal)))
 
-    def next(self) -> list[Any]:
-        chunk = []
-        for deal in self.pending:
-            chunk.append(deal)
-            if len(chunk) >= self.size:
+    def ready(self) -> bool:
+        """Whether a chunk can be had without waiting (always, but of a stream)."""
+        return not isinstance(self.pending, _Stream) or self.pending.ready()
+
+    def next(self, block: bool = True) -> list[Any]:
+        """The next chunk: empty once every deal is taken (or, not ``block``ing, if a stream has
+        none ready)."""
+        chunk: list[Any] = []
+        while len(chunk) < self.size and not self.exhausted:
+            if isinstance(self.pending, _Stream):
+                deal = self.pending.take(block and not chunk)
+                self.exhausted = self.pending.ended
+            else:
+                deal = next(self.pending, None)
+                self.exhausted = deal is None
+            if deal is None:
                 break
-        if len(chunk) < self.size:
-            self.exhausted = True
+            chunk.append(deal)
         return chunk
 
 
@@ -227,7 +335,12 @@ def _fill(
     the scheduler is raised saying how many deals are stored."""
     tally = Tally()
     try:
-        tally.total, tally.skipped_results, pending, work = _pending(store, deals)
+        if isinstance(deals, DealFile) and deals.more is not None:
+            tally.total, tally.skipped_results = store.count_lines(), store.count_in([(1, MAX_SURVEY_SEED)])
+            pending: Iterator[Any] | _Stream = _Stream(deals, store, tally)
+            work: Work = solve_lines
+        else:
+            tally.total, tally.skipped_results, pending, work = _pending(store, deals)
         chunker = _Chunker(pending, chunk_seconds * (4 if client else 1))  # Dask: fewer, larger
         if on_progress is not None:
             on_progress(tally)
@@ -241,6 +354,8 @@ def _fill(
                 on_progress(tally)
 
         _run_interruptibly(spec, work, chunker, workers, client, arrived, tally)
+        if isinstance(pending, _Stream) and pending.error is not None and not tally.interrupted:
+            raise SurveyError(f"{pending.error}; {_stored(tally)} are stored in {store.path}") from None
     except StoreFault as fault:  # the file failed under the run: what is stored stays
         fix = f"{fault.fix}, then rerun the same command to carry on" if fault.resumable else fault.fix
         raise StoreFault(store.path, f"{fault.what} after {_stored(tally)} were stored", fix) from None
@@ -330,22 +445,37 @@ def _quiet_resource_tracker() -> None:
     terminal about "leaked semaphore objects" that are no fault of theirs."""
     from multiprocessing import resource_tracker
 
+    with _quiet_stderr():
+        resource_tracker.ensure_running()
+
+
+@contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """Standard error on /dev/null meanwhile: for the processes started then, which keep it."""
     try:
         saved, quiet = os.dup(2), os.open(os.devnull, os.O_WRONLY)
     except OSError:  # no stderr to keep quiet
+        yield
         return
     try:
         os.dup2(quiet, 2)
-        resource_tracker.ensure_running()
+        yield
     finally:
         os.dup2(saved, 2)
         os.close(saved)
         os.close(quiet)
 
 
+def _started() -> None:
+    """Nothing: the work that starts every worker of a pool (see :func:`_run_pool`)."""
+
+
 def _worker_init(parent: int) -> None:
-    """Pool workers leave Ctrl-C to the parent, and exit if the parent dies (e.g. ``kill -9``)."""
+    """Pool workers leave Ctrl-C to the parent, end at once on SIGTERM (the parent's way of
+    stopping them: the console script, imported again by a spawned worker, sets a handler of its
+    own), and exit if the parent dies (e.g. ``kill -9``)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
     def watch() -> None:
         while True:
@@ -364,14 +494,23 @@ def _run_pool(spec: SurveySpec, work: Work, chunker: _Chunker, jobs: int, arrive
     )
     running: set[Future[list[Row]]] = set()
     try:
+        # Every worker started at once, with stderr on /dev/null (their failures reach this
+        # process as exceptions): one this process's kill -9 caught starting up told the terminal
+        # of its own EOFError.
+        with _quiet_stderr():
+            for started in [pool.submit(_started) for _ in range(jobs)]:
+                started.exception()
         while True:
-            while len(running) < 2 * jobs and not chunker.exhausted:
-                chunk = chunker.next()
-                if chunk:
-                    running.add(pool.submit(work, spec, chunk))
+            while len(running) < 2 * jobs and not chunker.exhausted and (not running or chunker.ready()):
+                chunk = chunker.next(block=not running)  # a stream: wait only with nothing running
+                if not chunk:
+                    break
+                running.add(pool.submit(work, spec, chunk))
             if not running:
-                break
-            finished, running = wait(running, return_when=FIRST_COMPLETED)
+                if chunker.exhausted:
+                    break
+                continue
+            finished, running = wait(running, timeout=chunker.poll, return_when=FIRST_COMPLETED)
             if any(isinstance(future.exception(), BrokenProcessPool) for future in finished):
                 finished |= wait(running).done  # a broken pool ends every chunk: keep those it finished
                 running = set()
@@ -406,10 +545,23 @@ def _dask_client(scheduler: str) -> Any:
     # The client's failures reach the caller as SurveyError or SchedulerLost; its own log lines
     # would only repeat them on the terminal.
     logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+    scheme = scheduler.partition("://")[0] if "://" in scheduler else "tcp"
     try:
         return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as error:
-        raise SurveyError(f"cannot reach the Dask scheduler at {scheduler}: {error}") from None
+    except Exception as error:  # noqa: BLE001 - Dask's own, of any kind (TLS without certificates: a TypeError)
+        fix = _FIXES.get(scheme, "check the address, e.g. tcp://host:8786, and that the scheduler runs")
+        raise SurveyError(f"cannot reach the Dask scheduler at {scheduler}: {error}; {fix}") from None
+
+
+#: What to do when a scheduler of a kind cannot be reached.
+_FIXES = {
+    "inproc": "an inproc:// scheduler lives inside one program (a LocalCluster of threads): give the address of "
+    "one that runs apart, e.g. tcp://host:8786",
+    "tls": "a tls:// scheduler needs Dask's TLS certificates in its configuration (distributed.comm.tls); "
+    "or give a tcp:// address",
+    "ucx": "a ucx:// scheduler needs Dask's UCX support installed (the ucx-py or distributed-ucxx package); "
+    "or give a tcp:// address",
+}
 
 
 def _run_dask(spec: SurveySpec, work: Work, chunker: _Chunker, client: Any, arrived: Arrived) -> None:
@@ -423,12 +575,13 @@ def _run_dask(spec: SurveySpec, work: Work, chunker: _Chunker, client: Any, arri
         in_flight = as_completed()
 
         def feed() -> None:
-            while len(submitted) < 2 * threads and not chunker.exhausted:
-                chunk = chunker.next()
-                if chunk:
-                    future = client.submit(work, spec, chunk, pure=False)
-                    submitted.add(future)
-                    in_flight.add(future)
+            while len(submitted) < 2 * threads and not chunker.exhausted and (not submitted or chunker.ready()):
+                chunk = chunker.next(block=not submitted)  # a stream: wait only with nothing running
+                if not chunk:
+                    break
+                future = client.submit(work, spec, chunk, pure=False)
+                submitted.add(future)
+                in_flight.add(future)
 
         feed()
         while submitted:

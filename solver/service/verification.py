@@ -9,6 +9,7 @@ loss is one) is not searched again; ``solve`` proves it.
 from __future__ import annotations
 
 import json
+import math
 import re
 import sys
 from typing import Any, NamedTuple
@@ -106,9 +107,38 @@ def read_solution(text: str, setup: Setup, name: str) -> Solution:
     return Solution(name, moves, lines, None)
 
 
+class _Unwritten(Exception):
+    """What no record 'solve --json' writes holds, found while the JSON is decoded (not a
+    ValueError: the decoder's own errors are those)."""
+
+
+def _object(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """A JSON object, refused if it gives a key twice (Python's decoder keeps the last)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise _Unwritten(f"it gives {key!r} twice; keep one")
+        found[key] = value
+    return found
+
+
+def _constant(name: str) -> Any:
+    """NaN, Infinity and -Infinity, which Python's decoder takes and JSON does not have."""
+    raise _Unwritten(f"it holds {name}, which is not a JSON number")
+
+
+def _finite(text: str) -> float:
+    """A JSON number with a fraction or an exponent, refused beyond any float (1e999)."""
+    value = float(text)
+    if not math.isfinite(value):
+        raise _Unwritten(f"its number {text} is beyond any float")
+    return value
+
+
 def _read_record(text: str, setup: Setup, name: str) -> tuple[list[str], None, Record]:
     """A --json record: exactly one JSON object, whose fields hold values of the right kinds."""
-    decoder, values, at = json.JSONDecoder(), [], 0
+    decoder = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant, parse_float=_finite)
+    values, at = [], 0
     while at < len(text):
         value, at = _decoded(decoder, text, at, name)
         values.append(value)
@@ -121,11 +151,16 @@ def _read_record(text: str, setup: Setup, name: str) -> tuple[list[str], None, R
     if not isinstance(record, dict):
         raise MoveError("malformed solution file: a --json record is a JSON object ({...}), as 'solve --json' writes")
     _check_kinds(record, setup)
-    moves = record.get("solution")
-    if moves is None:
-        moves = record.get("best_line")
+    if record.get("solution") is not None and record.get("best_line") is not None and "result" not in record:
+        raise MoveError(
+            "malformed solution file: the record holds both a solution and a best_line, and 'solve' writes one"
+        )
+    field = "solution" if record.get("solution") is not None else "best_line"
+    moves = record.get(field)
     if moves is None:
         raise MoveError("malformed solution file: the record has no 'solution' or 'best_line' list of moves")
+    if not moves:
+        raise MoveError(f"the record's {field} holds no moves: verify checks a line of one move or more")
     return moves, None, record
 
 
@@ -135,6 +170,8 @@ def _decoded(decoder: json.JSONDecoder, text: str, at: int, name: str) -> tuple[
     a number longer than Python converts."""
     try:
         return decoder.raw_decode(text, at)
+    except _Unwritten as unwritten:
+        why = str(unwritten)
     except json.JSONDecodeError as error:
         why = f"not valid JSON ({error.msg}, line {error.lineno})"
     except RecursionError:
@@ -171,6 +208,27 @@ def _check_kinds(record: Record, setup: Setup) -> None:
         raise MoveError(f"the record's engine is {record['engine']!r}; it must be {' or '.join(_ENGINES)}")
     if record.get("limit") not in (None, *_LIMITS):
         raise MoveError(f"the record's limit is {record['limit']!r}; it must be {', '.join(_LIMITS)} or null")
+    for name, least in {**_LEAST, family.score_field: 0}.items():
+        value = record.get(name)
+        if isinstance(value, (int, float)) and not isinstance(value, bool) and value < least:
+            raise MoveError(f"the record's {name} is {json.dumps(value)}; it must be {least} or more")
+    for name, value in record.get("options", {}).items():
+        _check_option(family, name, value)
+
+
+#: The least value of each number of a record ('solve' never writes a count below it).
+_LEAST = {"line": 1, "nodes": 0, "seconds": 0, "peak_table_bytes": 0, "redeals": 0, "redeals_at_least": 0}
+
+
+def _check_option(family: Any, name: str, value: Any) -> None:
+    """A record's option: one of the game's, holding one of the values it takes, of its kind (an
+    option written ``0`` for ``false`` compared equal to it)."""
+    if name not in {option.name for option in family.options}:
+        raise MoveError(f"the record's option {name!r} is not one of {family.name}'s options")
+    option = family.option(name)
+    if not any(type(value) is type(choice) and value == choice for choice in option.choices):
+        takes = "true or false" if isinstance(option.default, bool) else ", ".join(map(json.dumps, option.choices))
+        raise MoveError(f"the record's option {name} is {json.dumps(value)}; it must be {takes}")
 
 
 def _kind(value: Any) -> str:
@@ -190,48 +248,84 @@ def _kind(value: Any) -> str:
     return _OBJECT
 
 
-_TITLE = re.compile(r"^(solution|line to the best score) \((\d+) moves?\):$")  # "(1 move)" since 0.6.2
+# Numbers in the digits 0-9 only (\d takes other scripts' digits too), and no longer than solve
+# writes them (int() of thousands of digits fails).
+_TITLE = re.compile(r"^(solution|line to the best score) \(([0-9]{1,9}) moves?\):$")  # "(1 move)" since 0.6.2
 # ", line N" names a deal's line of a --file (solve prints it since 0.7); it claims nothing to check.
 _HEADER = re.compile(
-    r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)(; (?P<options>[^()]+))?\)(, seed (?P<seed>\d+))?(, line \d+)?$"
+    r"^(?P<game>[a-z-]+) \((?P<variant>[a-z-]+)(; (?P<options>[^()]+))?\)(, seed (?P<seed>[0-9]{1,30}))?"
+    r"(, line [0-9]{1,30})?$"
 )
-_RESULT = re.compile(r"^result: (?P<result>won|lost|unknown)( \(limit (?P<limit>\w+) reached\))?$")
+_RESULT = re.compile(r"^result: (?P<result>won|lost|unknown)( \(limit (?P<limit>[a-z_]+) reached\))?$")
 _REDEALS = re.compile(
-    r"^redeals: (?P<redeals>\d+) \((fewest|fewest not proven, at least (?P<least>\d+): limit (?P<limit>\w+) reached)\)$"
+    r"^redeals: (?P<redeals>[0-9]{1,9}) \((fewest|fewest not proven, at least (?P<least>[0-9]{1,9}): "
+    r"limit (?P<limit>[a-z_]+) reached)\)$"
 )
-_NUMBERED = re.compile(r"^\s*(?P<number>\d+)\.\s+(?P<move>\S.*?)\s*$")
+_NUMBERED = re.compile(r"^ *(?P<number>[0-9]{1,9})\. +(?P<move>\S.*?)\s*$")
+_STATISTICS = re.compile(r"^nodes: [0-9]{1,20}, table: [0-9]{1,20} states, [0-9]{1,12}\.[0-9]{3} CPU seconds$")
+#: How --show indents its pictures (and their position lines) under a move.
+_PICTURE = " " * 7
 
 
 def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], list[int], Record]:
     """What ``solve`` prints for one deal, read back as its numbered moves, the line of each, and
     its claims."""
     record: Record = {}
+    said: set[str] = set()
     at = 0
     while not _TITLE.match(lines[at]):
-        _read_header_line(lines[at].strip(), record, setup)
+        _read_header_line(lines[at].strip(), record, setup, said)
         at += 1
     title = _TITLE.match(lines[at])
     assert title is not None
     moves: list[str] = []
     found: list[int] = []
     for number, line in enumerate(lines[at + 1 :], at + 2):
-        numbered = _NUMBERED.match(line)
+        numbered = None if line.startswith(_PICTURE) else _NUMBERED.match(line)
         if numbered and int(numbered["number"]) == len(moves) + 1:
             moves.append(numbered["move"])
             found.append(number)
-        elif line.strip() and not line[:1].isspace():  # indented lines are --show's pictures
-            raise MoveError(f"the solution file's line {line.strip()!r} is not one 'solve' prints under its moves")
+        elif numbered:
+            raise MoveError(
+                f"the solution file's line {number} ({line.strip()!r}) is a move out of sequence: "
+                f"move {len(moves) + 1} comes next; remove it"
+            )
+        elif line.strip() and not line.startswith(_PICTURE):  # indented so: --show's pictures
+            raise MoveError(
+                f"the solution file's line {number} ({line.strip()!r}) is neither a move in sequence nor part of "
+                "a --show picture; remove it"
+            )
     if len(moves) != int(title[2]):
         raise MoveError(f"the solution file announces {title[2]} moves but numbers {len(moves)} in order")
+    if not moves:
+        raise MoveError("the solution file holds no moves: verify checks a line of one move or more")
+    won = title[1] == "solution"
+    record.update(solution=moves if won else None, best_line=None if won else moves)
     return moves, found, record
 
 
-def _read_header_line(line: str, record: Record, setup: Setup) -> None:
-    """One line of the head of ``solve``'s printout, added to the record of its claims."""
+def _read_header_line(line: str, record: Record, setup: Setup, said: set[str]) -> None:
+    """One line of the head of ``solve``'s printout, added to the record of its claims (``said``:
+    what the lines before said, which no line may say again)."""
     label = setup.family.score_label
-    score = re.match(rf"^{re.escape(label)} \((?P<how>minimum|best found)\): (?P<score>\d+)(?P<rest>.*)$", line)
-    if not line or line.startswith("nodes: "):
-        return  # blank, or the search's own statistics
+    score = re.match(
+        rf"^{re.escape(label)} \((?P<how>minimum|best found)\): (?P<score>[0-9]{{1,9}})(?P<rest>.*)$", line
+    )
+    if not line:
+        return
+    kind = next((k for k in _HEAD_LINES if line.startswith(k)), None)
+    if kind is None and (score or line == f"{label}: no end of the game reached"):
+        kind = "score"
+    elif kind is None and _HEADER.match(line):
+        kind = "game"
+    if kind in said:
+        raise MoveError(f"the solution file gives its {kind.rstrip(': ')} twice (again in {line!r}); keep one")
+    if kind is not None:
+        said.add(kind)
+    if line.startswith("nodes: "):  # the search's own statistics: no claim about the game
+        if not _STATISTICS.match(line):
+            raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints; remove it")
+        return
     if header := _HEADER.match(line):
         record.update(game=header["game"], variant=header["variant"])
         record["seed"] = None if header["seed"] is None else int(header["seed"])
@@ -254,6 +348,10 @@ def _read_header_line(line: str, record: Record, setup: Setup) -> None:
         record["redeals_at_least"] = record["redeals"] if least is None else int(least)
     else:
         raise MoveError(f"the solution file's line {line!r} is not one 'solve' prints; remove it")
+
+
+#: How the lines of a printout's head begin (the first names the game, the score's its label).
+_HEAD_LINES = ("deal: ", "position: ", "result: ", "redeals: ", "nodes: ")
 
 
 def _read_threshold_claim(line: str, claim: str, record: Record, setup: Setup) -> None:
@@ -305,11 +403,35 @@ def check_record_is_for(
             f"the record's seed is {record['seed']}, but the deal being verified is not PySolFC's deal {record['seed']}"
         )
     position = setup.game.write_position(start)
+    if deal is None:
+        _check_claimed_start(record, setup, position)
     if record.get("position", position) != position:
         raise MoveError(
             f"the record's position is {record['position']!r}, but this verification starts from {position!r}"
         )
     return None if difference is None else f"note: {difference}; replayed under the rules asked for"
+
+
+def _check_claimed_start(record: Record, setup: Setup, position: str) -> None:
+    """Verifying from a ``position``: a record that names its seed or deal claims the start of
+    that deal, which must be this position (a record with its first moves cut off verified from
+    the position after them claimed a deal it does not start from)."""
+    seed, cards = record.get("seed"), record.get("deal")
+    if seed is None and cards is None:
+        return
+    claimed = None if cards is None else setup.deal(text=cards)
+    if seed is not None:
+        seeded = setup.family.seeded_deal(seed)
+        if claimed is not None and claimed != seeded:
+            raise MoveError(f"the record's seed is {seed}, but its deal is not PySolFC's deal {seed}")
+        claimed = seeded
+    assert claimed is not None
+    if setup.game.write_position(setup.game.start(claimed)) != position:
+        what = f"seed {seed}'s deal" if seed is not None else f"the deal {cards!r}"
+        raise MoveError(
+            f"the record is of {what}, which does not start from the position being verified ({position}):"
+            " verify it from its own start"
+        )
 
 
 def _rules_difference(record: Record, setup: Setup) -> str | None:
@@ -331,6 +453,9 @@ def _rules_difference(record: Record, setup: Setup) -> str | None:
             claimed = spelled(options[name]) if name in options else "missing"
             asked = spelled(setup.settings[name])
             return f"the record was solved with {name}={claimed}, this verification has {name}={asked}"
+    variant = record.get("variant", setup.variant)  # the same options, but another preset named
+    if variant != setup.variant:
+        return f"the record is for variant {variant}, this verification for {setup.variant}"
     return None
 
 
@@ -387,6 +512,8 @@ def _broken_claim(
     holds_solution = record.get("solution") is not None
     if "solution" in record and result is not None and holds_solution != (result == Verdict.WON.value):
         return f"the record claims {result}, but " + ("holds a solution" if holds_solution else "has no solution")
+    if result == Verdict.WON.value and record.get("best_line") is not None:
+        return "the record claims won, but holds a best_line (a win's line is its solution, and 'solve' writes none)"
     if result == Verdict.WON.value and not won:
         return "the record claims a win, but its moves do not win"
     if result is not None and result != Verdict.WON.value and won:
@@ -395,6 +522,8 @@ def _broken_claim(
     claimed = record.get(family.score_field, reached)
     if claimed != reached:
         return f"the record claims {family.score_label} {claimed}, but its moves reach {reached}"
+    if result == Verdict.LOST.value and reached is None:
+        return "the record claims a loss, but its moves reach no end of the game (a proven loss has its best score)"
     if family.threshold is not None and family.threshold[0] in record:
         name, most = family.threshold
         if record[name] != (reached is not None and reached <= most):
