@@ -542,9 +542,11 @@ def _dask_client(scheduler: str) -> Any:
         from distributed import Client
     except ImportError:
         raise SurveyError("--scheduler needs Dask: pip install 'patience-solver[dask]'") from None
-    # The client's failures reach the caller as SurveyError or SchedulerLost; its own log lines
-    # would only repeat them on the terminal.
-    logging.getLogger("distributed.client").setLevel(logging.CRITICAL)
+    # The client's failures reach the caller as SurveyError or SchedulerLost; Dask's own log lines
+    # (the client's, and the batched channel's traceback when a scheduler goes away) would only
+    # repeat them on the terminal. Dask's configuration gives distributed.client a level of its own.
+    for name in ("distributed", "distributed.client"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
     scheme = scheduler.partition("://")[0] if "://" in scheduler else "tcp"
     try:
         return Client(scheduler, timeout=DASK_CONNECT_TIMEOUT)
