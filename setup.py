@@ -22,6 +22,7 @@ MODULES = (
     "solver._search",
     "solver._graph",
     "rulesets._accordion",
+    "rulesets._amazons",
 )
 
 SKIPPED = "patience-solver: the compiled core was not built ({why}); installed on the Python engine"
