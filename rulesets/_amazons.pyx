@@ -11,9 +11,10 @@ replayed through the Python ruleset, so the cards under it need not be kept.
 Move codes: a play from depot s to place t is ``8 * s + t``; DEAL_CODE deals, REDEAL_CODE
 gathers the depots into a new stock.
 
-The redeal bound is RedealBound's, function for function (the same answers: the differential
-tests hold every bound equal), its look-ahead learnt in a cache of 64-bit slots held within the
-bytes it is given (see _Cache).
+The redeal bound is RedealBound's (the same answers: the differential tests hold every bound
+equal), its look-ahead valuing each next layout once where RedealBound deepens one need at a time
+(see AmazonsKernel._next_value), and learnt in a cache of 64-bit slots held within the bytes it
+is given (see Cache).
 """
 
 from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
@@ -37,11 +38,17 @@ DEF GROUP = 0xFF  # the first byte of a look-ahead group's key (amazons_redeals.
 DEF CLEAR = 0xFF  # a suit's lowest stuck level when none of its cards is stuck
 DEF NEVER = 15  # no bound shown missed yet (4 bits in a cache slot)
 DEF MOST_CAP = 14  # the highest cap the cache's 4-bit values hold
-#: The cache's bound by default (RedealBound.MAX_BYTES).
-DEF DEFAULT_BYTES = 64 << 20
+#: The cache's bound by default: 1 MiB, not RedealBound.MAX_BYTES (64 MiB). Its hits are few
+#: (2.5% of the look-ahead's questions on amazons-dick deal 73: IDA* asks near its cost bound,
+#: where layouts are mostly new), so the slots are worth only what stays in the CPU's caches:
+#: amazons deals 1-8 and amazons-dick 75-80 take 1.1-1.2x the CPU with 64 MiB, the same
+#: within the noise with 1 MiB, 256 KiB or none.
+DEF DEFAULT_BYTES = 1 << 20
+CACHE_BYTES = DEFAULT_BYTES  # (for Python: the tests)
 #: Slots of a new cache (8 KiB): enough for the small searches of tests and hints.
 DEF FIRST_SLOTS = 1024
 DEF BUCKET = 4  # slots probed per key: one bucket of 32 bytes
+DEF KEPT = 64  # the next layouts a look-ahead keeps between its two sweeps (more are made again)
 
 
 cdef struct Rules:
@@ -341,6 +348,86 @@ cdef bint _stuck_this_pass(const Rules* r, const Layout* at, const int* masks, u
     return True
 
 
+cdef extern from *:
+    int __builtin_popcountll(unsigned long long) nogil
+
+
+cdef int _pass_start(
+    const Rules* r, const uint8_t* order, int count, uint64_t gone, const uint8_t* tops, const int* masks,
+    uint8_t* lowest, uint8_t* gathered, int* gathered_count,
+) noexcept:
+    """The passes bound, up to 2, of the pass start whose stock is ``order`` less the cards of
+    ``gone`` (the look-ahead's question, RedealBound._decide's two column tests): 0 when no card
+    is stuck this pass (_stuck_this_pass), 1 when none must lie next pass where it cannot go up
+    (_stuck_next_pass), else 2; ``lowest`` and, when 2, the cards left in gather order with
+    their number (``gathered``, the next look-ahead's order) are filled in.
+
+    One walk deals the stock to the columns, each card to the column after the last one's,
+    writing it where the gather puts it and, under a place, keeping the cards stopped (its
+    depot as _left_under_place leaves it). A card dealt there goes up at once when it is the
+    place's next card, and then the stopped cards it uncovers that follow it or are free; goes
+    at once when free (the stopped card under it waits for the same card); else it is stopped.
+    Under an empty place a card is stuck when its suit cannot go up from the column; no depot
+    holds cards to spread from. (Most of a search's time is spent here: this walk takes about
+    0.85x the CPU of making the stock first, then a pass per column and one to gather.)"""
+    cdef int piles = r.piles, c, i, card, top, g, row = 0, size = count - __builtin_popcountll(gone)
+    cdef int want[MAX_PILES]
+    cdef int wanted[MAX_PILES]
+    cdef int height[MAX_PILES]
+    cdef int at[MAX_PILES]
+    cdef uint8_t stopped[MAX_PILES][MAX_CARDS]
+    cdef const uint8_t* chain
+    lowest[0] = lowest[1] = lowest[2] = lowest[3] = CLEAR
+    # where each column's cards go in the gathered order: after the columns gathered before it
+    i = 0
+    for g in range(piles):
+        c = r.gather[g]
+        at[c] = i
+        if c < size:
+            i += (size - c + piles - 1) // piles
+    for c in range(piles):
+        height[c] = 0
+        top = tops[c]
+        if top != NO_CARD:
+            wanted[c] = r.level[top] + 1
+            want[c] = r.chain[r.suit[top]][wanted[c]]
+    c = 0
+    for i in range(count):
+        card = order[i]
+        if gone >> card & 1:
+            continue
+        gathered[at[c] + row] = card
+        top = tops[c]
+        if top == NO_CARD:
+            _stuck_if_barred(r, card, masks, 1 << c, lowest)
+        elif card == want[c]:
+            chain = r.chain[r.suit[top]]
+            wanted[c] += 1
+            want[c] = chain[wanted[c]]
+            while height[c]:
+                card = stopped[c][height[c] - 1]
+                if card == want[c]:
+                    wanted[c] += 1
+                    want[c] = chain[wanted[c]]
+                elif not r.free[card]:
+                    break
+                height[c] -= 1
+        elif not r.free[card]:
+            stopped[c][height[c]] = card
+            height[c] += 1
+        c += 1
+        if c == piles:
+            c = 0
+            row += 1
+    for c in range(piles):
+        for i in range(height[c]):
+            _stuck(r, stopped[c][i], lowest)
+    if lowest[0] == CLEAR and lowest[1] == CLEAR and lowest[2] == CLEAR and lowest[3] == CLEAR:
+        return 0
+    gathered_count[0] = size
+    return 2 if _stuck_next_pass(r, gathered, size, lowest, masks) else 1
+
+
 cdef int _gathered(const Rules* r, const Layout* at, uint8_t* order) noexcept:
     """The cards left in gather order (each column, its depot then its cards still to deal),
     into ``order``: the next pass's stock if none went up. Returns how many."""
@@ -388,9 +475,21 @@ cdef struct Ahead:
     uint8_t prefix[4][16]
     uint64_t gone[4][16]  # gone[s][k]: the first k cards of suit s's prefix, as bits by code
     int place_of[4]  # the place holding the suit, or -1
+    const int* masks  # the columns each suit can go up from: the same in every next layout
 
 
-cdef void _ahead(const Rules* r, const uint8_t* order, int count, const uint8_t* tops, const uint8_t* lowest, Ahead* out) noexcept:
+cdef struct Child:
+    # A next layout kept from the look-ahead's first sweep to its second.
+    uint8_t tops[MAX_PILES]
+    uint8_t lowest[4]
+    int count
+    uint8_t order[MAX_CARDS]
+
+
+cdef void _ahead(
+    const Rules* r, const uint8_t* order, int count, const uint8_t* tops, const uint8_t* lowest, const int* masks,
+    Ahead* out,
+) noexcept:
     """RedealBound._playable_prefixes and the places of _next_layouts: per suit, its cards left
     below its lowest stuck one in rank order (those a pass may play)."""
     cdef uint8_t by_level[4][16]
@@ -413,7 +512,7 @@ cdef void _ahead(const Rules* r, const uint8_t* order, int count, const uint8_t*
     for t in range(r.piles):
         if tops[t] != NO_CARD:
             out.place_of[r.suit[tops[t]]] = t
-    out.order, out.count, out.tops = order, count, tops
+    out.order, out.count, out.tops, out.masks = order, count, tops, masks
 
 
 cdef class AmazonsKernel(CostedKernel):
@@ -703,97 +802,100 @@ cdef class AmazonsKernel(CostedKernel):
             if reached >= r.cap or missed == reached + 1:
                 return min(reached, r.cap)
         cdef Ahead ahead
-        _ahead(r, order, count, at.tops, lowest, &ahead)
-        bound = 2
-        while bound < r.cap and self._all_at_least(&ahead, bound):
-            bound += 1
+        _ahead(r, order, count, at.tops, lowest, masks, &ahead)
+        bound = max(2, 1 + self._next_value(&ahead, r.cap - 1))
         _learn(&self.cache, digest, bound, bound + 1 if bound < r.cap else NEVER)
         return bound
 
-    cdef bint _all_at_least(self, const Ahead* ahead, int need) noexcept:
-        """RedealBound._all_at_least: every layout the next pass can start from needs ``need``
-        redeals. The layouts come most cards played first (suit 0's count varying slowest)."""
+    cdef int _next_value(self, const Ahead* ahead, int most) noexcept:
+        """The least passes bound, capped at ``most``, of the layouts the next pass can start
+        from (_next_layouts), or some value at most 1 when one is that low (the layout looked
+        ahead from then needs 2, whatever the others need).
+
+        The passes bound v of a pass start is 0 or 1 by its column tests (_pass_start), else
+        max(2, 1 + the least v of its next layouts): what RedealBound._decide's deepening
+        decides one need at a time (v reaches need > 2 iff every next layout reaches need - 1,
+        and reaching need implies reaching need - 1). Here each layout is valued once, capped
+        at the least value found so far, which stops as soon as no layout left could lower it;
+        a first sweep makes every layout's column tests before any looks further, so that one
+        needing 0 or 1 ends the search at once, as the deepening's first round does."""
         cdef const Rules* r = &self.r
         cdef int counts[4]
-        cdef uint8_t stock[MAX_CARDS]
-        cdef uint8_t tops[MAX_PILES]
-        cdef int s, i, size, card
+        cdef Child kept[KEPT]
+        cdef Child spare
+        cdef Child* child
+        cdef int s, level, made = 0, index, value, least = most, sweep
         cdef uint64_t gone
-        for s in range(4):
-            counts[s] = ahead.prefix_size[s]
-        while True:
-            gone = ahead.gone[0][counts[0]] | ahead.gone[1][counts[1]] | ahead.gone[2][counts[2]] | ahead.gone[3][counts[3]]
-            size = 0
-            for i in range(ahead.count):
-                card = ahead.order[i]
-                if not gone >> card & 1:
-                    stock[size] = card
-                    size += 1
-            memcpy(tops, ahead.tops, r.piles)
+        for sweep in range(2):
             for s in range(4):
-                if counts[s] and ahead.place_of[s] >= 0:
-                    tops[ahead.place_of[s]] = ahead.prefix[s][counts[s] - 1]
-            if not self._at_least(stock, size, tops, need):
-                return False
-            # the next counts, as itertools.product over descending ranges: the last suit fastest
-            s = 3
-            while s >= 0 and counts[s] == 0:
                 counts[s] = ahead.prefix_size[s]
-                s -= 1
-            if s < 0:
-                return True
-            counts[s] -= 1
+            index = 0
+            while True:
+                if sweep == 0 or index >= made:
+                    child = &kept[made] if sweep == 0 and made < KEPT else &spare
+                    gone = ahead.gone[0][counts[0]] | ahead.gone[1][counts[1]] | ahead.gone[2][counts[2]] | ahead.gone[3][counts[3]]
+                    memcpy(child.tops, ahead.tops, MAX_PILES)
+                    for s in range(4):
+                        if counts[s] and ahead.place_of[s] >= 0:
+                            child.tops[ahead.place_of[s]] = ahead.prefix[s][counts[s] - 1]
+                    level = _pass_start(
+                        r, ahead.order, ahead.count, gone, child.tops, ahead.masks, child.lowest, child.order,
+                        &child.count,
+                    )
+                    if sweep == 0:
+                        if level < 2:
+                            return level
+                        if made < KEPT:
+                            made += 1
+                else:
+                    child = &kept[index]
+                if sweep == 1:
+                    value = self._value_of(ahead, child, least)
+                    if value < least:
+                        least = value
+                    if least <= 2:
+                        return least  # (every layout left needs 2 at least)
+                index += 1
+                # the next counts, as itertools.product over descending ranges: the last suit fastest
+                s = 3
+                while s >= 0 and counts[s] == 0:
+                    counts[s] = ahead.prefix_size[s]
+                    s -= 1
+                if s < 0:
+                    break
+                counts[s] -= 1
+            if most <= 2:
+                return most  # every layout's column tests show 2, all that is asked
+        return least
 
-    cdef bint _at_least(self, const uint8_t* stock, int size, const uint8_t* tops, int need) noexcept:
-        """RedealBound._at_least: the passes bound of a pass start (empty depots, ``stock``)
-        reaches ``need``; above 2, learnt by layout (the stock and the places' tops)."""
-        if need <= 0:
-            return True
-        if need <= 2:
-            return self._decide(stock, size, tops, need)
-        cdef uint8_t key[MAX_CARDS + MAX_PILES]
-        cdef int t, reached = 0, missed = NEVER
-        memcpy(key, stock, size)
-        for t in range(self.r.piles):
-            key[size + t] = EMPTY_PLACE if tops[t] == NO_CARD else tops[t]
-        cdef uint64_t digest = patience_digest(key, size + self.r.piles)
-        if _look(&self.cache, digest, &reached, &missed):
-            if need <= reached:
-                return True
-            if need >= missed:
-                return False
-        cdef bint answer = self._decide(stock, size, tops, need)
-        if answer:
-            reached = need
-        else:
-            missed = need
-        _learn(&self.cache, digest, reached, missed)
-        return answer
-
-    cdef bint _decide(self, const uint8_t* stock, int size, const uint8_t* tops, int need) noexcept:
-        """RedealBound._decide: the uncached _at_least."""
+    cdef int _value_of(self, const Ahead* ahead, const Child* child, int most) noexcept:
+        """The passes bound, capped at ``most`` (3 or more), of a next layout whose column tests
+        show 2; learnt by layout (its stock and places' tops) as RedealBound._at_least learns:
+        the highest value shown reached, the lowest shown missed."""
         cdef const Rules* r = &self.r
-        cdef Layout at
-        cdef int masks[4]
-        cdef uint8_t lowest[4]
-        cdef uint8_t order[MAX_CARDS]
-        cdef int pile, count, depth
-        at.stock, at.stock_size, at.tops = stock, size, tops
-        for pile in range(r.piles):
-            at.depots[pile] = stock
-            at.sizes[pile] = 0
-        _suit_columns(r, tops, masks)
-        if not _stuck_this_pass(r, &at, masks, lowest):
-            return False
-        count = _gathered(r, &at, order)
-        if not _stuck_next_pass(r, order, count, lowest, masks):
-            return need <= 1
-        cdef Ahead ahead
-        _ahead(r, order, count, tops, lowest, &ahead)
-        for depth in range(2, need):
-            if not self._all_at_least(&ahead, depth):
-                return False
-        return True
+        cdef uint8_t key[MAX_CARDS + MAX_PILES]
+        cdef int reached = 0, missed = NEVER, t, value, size = child.count
+        # the layout's stock is its cards in deal order: the order looked ahead from, less
+        # those gone; its gathered order holds the same cards, so the key is made of that order
+        # and the tops (one key per layout either way)
+        memcpy(key, child.order, size)
+        for t in range(r.piles):
+            key[size + t] = EMPTY_PLACE if child.tops[t] == NO_CARD else child.tops[t]
+        cdef uint64_t digest = patience_digest(key, size + r.piles)
+        if _look(&self.cache, digest, &reached, &missed):
+            if reached >= most:
+                return most
+            if missed == reached + 1:
+                return reached
+        cdef Ahead next
+        _ahead(r, child.order, child.count, child.tops, child.lowest, ahead.masks, &next)
+        value = max(2, 1 + self._next_value(&next, most - 1))
+        if value < most:
+            reached, missed = value, value + 1
+        elif most > reached:
+            reached = most
+        _learn(&self.cache, digest, reached, missed)
+        return value
 
     # ----- probes for the tests ----------------------------------------------------------------
 

@@ -335,7 +335,9 @@ class Amazons:
     # ----- the compiled kernel (rulesets/_amazons.pyx) ------------------------------------------
 
     def kernel(self) -> Any:
-        """The compiled twin of this ruleset and its redeal bound (ImportError where not built)."""
+        """The compiled twin of this ruleset and its redeal bound, with the same cap (its cache has
+        a bound of its own, 1 MiB by default: see rulesets/_amazons.pyx); ImportError where not
+        built."""
         from rulesets._amazons import AmazonsKernel  # type: ignore[import-not-found]  # compiled: no stub
 
         return AmazonsKernel(
@@ -348,7 +350,6 @@ class Amazons:
             self.ace_any_place,
             self.skip_complete,
             RedealBound.CAP,
-            RedealBound.MAX_BYTES,
         )
 
     def encode(self, state: AmazonsState) -> bytes:

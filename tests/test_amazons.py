@@ -361,8 +361,8 @@ def bound_cache(game, engine):
 def test_max_memory_bounds_the_redeal_bound_cache_and_the_answer_stands(engine):
     """A quarter of --max-memory goes to the look-ahead's cache: under a small bound it stays
     within that share while in use (its entries counted in the reported peak), and IDA* still
-    proves the fewest redeals (8, as with the default 64 MiB cache, which grows past that share
-    here: 200 KB of dict in Python, 64 KB of slots compiled)."""
+    proves the fewest redeals (8, as with the default cache, which grows past that share here:
+    200 KB of dict in Python, 64 KB of slots compiled)."""
     ranks = (1, 7, 8, 9, 10)
     game = Amazons(ranks=ranks)
     cache = bound_cache(game, engine)
@@ -375,7 +375,12 @@ def test_max_memory_bounds_the_redeal_bound_cache_and_the_answer_stands(engine):
     assert result.stats.peak_table_bytes >= held
     assert iterative_deepening(game, start, Limits(max_memory=1 << 30)).limit is None
     limit, held = cache()
-    assert limit == RedealBound.MAX_BYTES and held > (200_000 if engine == "python" else 25_000)
+    if engine == "python":
+        assert limit == RedealBound.MAX_BYTES and held > 200_000
+    else:
+        from rulesets._amazons import CACHE_BYTES
+
+        assert limit == CACHE_BYTES and held > 25_000
 
 
 # ----- properties of every move -----------------------------------------------------------------
