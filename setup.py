@@ -23,6 +23,7 @@ MODULES = (
     "solver._graph",
     "rulesets._accordion",
     "rulesets._royal_marriage",
+    "rulesets._amazons",
 )
 
 SKIPPED = "patience-solver: the compiled core was not built ({why}); installed on the Python engine"

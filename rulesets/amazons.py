@@ -54,6 +54,9 @@ _MAX_PILES = 8
 _SEPARATOR = b"\xff"  # between the stock and each depot in a key (card codes are < 52)
 _EMPTY_PLACE = 0xFE
 _COMPLETE_PLACE = 0xFD
+#: The compiled kernel's states (rulesets/_amazons.pyx): their size, an empty place's top, and the
+#: codes of a deal and a redeal (a play is ``8 * source + target``).
+_KERNEL_STATE, _NO_CARD, _DEAL_CODE, _REDEAL_CODE = 72, 0xFF, 64, 65
 
 Piles = tuple[tuple[int, ...], ...]
 
@@ -328,6 +331,44 @@ class Amazons:
         except AttributeError:
             bound = bounds.bound = RedealBound(self)
         return bound
+
+    # ----- the compiled kernel (rulesets/_amazons.pyx) ------------------------------------------
+
+    def kernel(self) -> Any:
+        """The compiled twin of this ruleset and its redeal bound, with the same cap (its cache has
+        a bound of its own, 1 MiB by default: see rulesets/_amazons.pyx); ImportError where not
+        built."""
+        from rulesets._amazons import AmazonsKernel  # type: ignore[import-not-found]  # compiled: no stub
+
+        return AmazonsKernel(
+            self.ranks,
+            self.piles,
+            self.gather == LEFT_TO_RIGHT,
+            self.queen_any_depot,
+            self.compulsory,
+            self.any_suit,
+            self.ace_any_place,
+            self.skip_complete,
+            RedealBound.CAP,
+        )
+
+    def encode(self, state: AmazonsState) -> bytes:
+        """The kernel's state: the stock's length, each depot's, each place's top card (0xFF:
+        empty), then the stock and the depots (a place is read only by its top)."""
+        depots, stock, foundations = state
+        spare = _MAX_PILES - self.piles
+        lengths = bytes((len(stock), *map(len, depots))) + bytes(spare)
+        tops = bytes(place[-1] if place else _NO_CARD for place in foundations) + bytes((_NO_CARD,)) * spare
+        cards = bytes(stock) + b"".join(map(bytes, depots))
+        return (lengths + tops + cards).ljust(_KERNEL_STATE, b"\0")
+
+    def decode(self, state: AmazonsState, code: int) -> AmazonsMove:
+        """The move a kernel numbers ``code``: ``8 * source + target`` a play, then the deal and redeal."""
+        if code == _DEAL_CODE:
+            return DEAL
+        if code == _REDEAL_CODE:
+            return REDEAL
+        return _PLAYS[code >> 3][code & 7]
 
     def __getstate__(self) -> dict[str, Any]:
         """The ruleset without its threads' redeal-bound caches (a thread-local cannot be pickled,

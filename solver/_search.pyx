@@ -461,7 +461,7 @@ def line_cost(CostedKernel kernel not None, bytes start not None, line) -> int:
 
 def iterative_deepening(
     CostedKernel kernel not None, bytes start not None, max_nodes=None, max_seconds=None, max_memory=None,
-    int restart_nodes=1000,
+    restart_nodes=1000,
 ):
     """The win of least total move cost (solver.search.iterative_deepening): a depth-first
     search decides the deal, then IDA* passes under a rising cost bound. The result's line is of

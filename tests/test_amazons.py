@@ -174,6 +174,23 @@ class DeepBound(Amazons):
     def cost_to_win_cap(self):
         return self.deep.most
 
+    def kernel(self):
+        """The compiled twin of this bound: the same cap, a cache of 4,000 bytes (500 slots)."""
+        from rulesets._amazons import AmazonsKernel
+
+        return AmazonsKernel(
+            self.ranks,
+            self.piles,
+            self.gather == "left-to-right",
+            self.queen_any_depot,
+            self.compulsory,
+            self.any_suit,
+            self.ace_any_place,
+            self.skip_complete,
+            12,
+            4000,
+        )
+
 
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(options=st.sampled_from(ALL_OPTIONS), game=small_games(max_cards=8), data=st.data())
@@ -230,7 +247,9 @@ def test_the_look_ahead_learnt_by_group_changes_no_bound(variant, seed, data):
 
 
 class Unbounded(Amazons):
-    """Amazons searched with no lower bound."""
+    """Amazons searched with no lower bound (by the Python engine: the kernel has the bound)."""
+
+    kernel = None
 
     def lower_bound(self, state):
         return 0
@@ -321,22 +340,47 @@ def test_each_thread_has_its_own_redeal_bound_and_its_cache_is_counted():
     assert others[0] is not bound and others[0].approximate_bytes() == empty
 
 
-def test_max_memory_bounds_the_redeal_bound_cache_and_the_answer_stands():
+def bound_cache(game, engine):
+    """How to read the redeal bound cache the last search used: (the bytes it was held to, the
+    bytes it holds). The Python engine's is the thread's RedealBound; the compiled engine makes a
+    kernel per search, so ``game.kernel`` is wrapped to keep the last one."""
+    if engine == "python":
+        bound = game.redeal_bound()
+        return lambda: (bound.max_bytes, bound.approximate_bytes())
+    made = []
+    make = game.kernel
+
+    def kept():
+        made.append(make())
+        return made[-1]
+
+    game.kernel = kept
+    return lambda: (made[-1].bound_cache_limit, made[-1].probe_bound_cache_bytes())
+
+
+def test_max_memory_bounds_the_redeal_bound_cache_and_the_answer_stands(engine):
     """A quarter of --max-memory goes to the look-ahead's cache: under a small bound it stays
     within that share while in use (its entries counted in the reported peak), and IDA* still
-    proves the fewest redeals (8, as with the default 64 MiB cache, which grows past 200 KB here)."""
+    proves the fewest redeals (8, as with the default cache, which grows past that share here:
+    200 KB of dict in Python, 64 KB of slots compiled)."""
     ranks = (1, 7, 8, 9, 10)
     game = Amazons(ranks=ranks)
+    cache = bound_cache(game, engine)
     start = game.start(parse_cards("8S AH 8D AC 9C 8H TH TS 7S 7H 9H AD 9S TC 7C 8C 7D TD 9D AS"))
     result = checked(game, start, iterative_deepening(game, start, Limits(max_memory=100_000)))
-    bound = game.redeal_bound()
-    assert bound.max_bytes == 25_000
-    held = bound.approximate_bytes()
-    assert sys.getsizeof({}) < held <= 25_000  # the dict's own table counted too
+    limit, held = cache()
+    assert limit == 25_000
+    assert (sys.getsizeof({}) if engine == "python" else 0) < held <= 25_000  # the dict's own table counted too
     assert result.limit is None and line_cost(game, start, result.solution) == 8
     assert result.stats.peak_table_bytes >= held
     assert iterative_deepening(game, start, Limits(max_memory=1 << 30)).limit is None
-    assert bound.max_bytes == RedealBound.MAX_BYTES and bound.approximate_bytes() > 200_000
+    limit, held = cache()
+    if engine == "python":
+        assert limit == RedealBound.MAX_BYTES and held > 200_000
+    else:
+        from rulesets._amazons import CACHE_BYTES
+
+        assert limit == CACHE_BYTES and held > 25_000
 
 
 # ----- properties of every move -----------------------------------------------------------------

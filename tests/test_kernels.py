@@ -104,3 +104,39 @@ def test_without_restarts_both_engines_expand_the_same_states(case, engine):
             python.best_line,
             python.stats.nodes,
         ), seed
+
+
+@pytest.mark.parametrize("case", COMBINATIONS, ids=combination_id)
+def test_without_restarts_both_engines_search_for_the_least_cost_alike(case, engine, monkeypatch):
+    """IDA* (iterative_deepening) with the deciding search's restarts off: both engines expand
+    the same states to the same answer, through the same passes, whether the node limit cuts
+    the deciding search, a pass (the same ``least_cost_floor``), or nothing."""
+    if engine != "native":
+        pytest.skip("compared on the native run")
+    family, game, _ = built(*case)
+    if not hasattr(game, "move_cost"):
+        pytest.skip(f"{family.name} has no move costs")
+    monkeypatch.setattr(search, "RESTART_NODES", None)  # read by both engines at each search
+    for seed in random.Random(combination_id(case)).sample(range(1, 100_000), 2):
+        start = game.start(family.seeded_deal(seed))
+        for limits in (Limits(max_nodes=3000), Limits(max_nodes=600)):
+            compiled = engines.iterative_deepening(game, start, limits)
+            python = search.iterative_deepening(game, start, limits)
+            assert compiled.engine == "native"
+            assert (
+                compiled.verdict,
+                compiled.best_score,
+                compiled.best_line,
+                compiled.limit,
+                compiled.least_cost_floor,
+                compiled.stats.nodes,
+                compiled.stats.iterations,
+            ) == (
+                python.verdict,
+                python.best_score,
+                python.best_line,
+                python.limit,
+                python.least_cost_floor,
+                python.stats.nodes,
+                python.stats.iterations,
+            ), (seed, limits)
