@@ -22,6 +22,8 @@ MODULES = (
     "solver._search",
     "solver._graph",
     "rulesets._accordion",
+    "rulesets._baroness",
+    "rulesets._thirteens",
 )
 
 SKIPPED = "patience-solver: the compiled core was not built ({why}); installed on the Python engine"
