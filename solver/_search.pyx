@@ -9,7 +9,9 @@ design: the digest is this project's own (solver/_table.pxd; the Python engine k
 so are the rotations a restart draws from it, so with restarts on the two engines visit states in
 other orders (the same verdicts and minimal scores; with restarts off, the same states). A
 pending Ctrl-C or SIGTERM is raised at those looks too, so a long search stops as the Python one
-does. States on the search's path live in one growing block, a state's moves beside it.
+does. States on the search's path live in one growing block, a state's moves beside it, and
+the digests of a state's children are taken as it is entered, each one's table slot fetched
+into the cache while the next is computed (the tests on each child are made as before).
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
@@ -30,6 +32,16 @@ cdef extern from "<time.h>" nogil:
         long tv_nsec
     int clock_gettime(int clock, timespec* now)
     int CLOCK_PROCESS_CPUTIME_ID
+
+cdef extern from *:
+    """
+    #if defined(__GNUC__) || defined(__clang__)
+    #define patience_prefetch(address) __builtin_prefetch(address)
+    #else
+    #define patience_prefetch(address) ((void)0)
+    #endif
+    """
+    void patience_prefetch(const void* address) nogil
 
 cdef extern from "Python.h":
     int PyErr_CheckSignals() except -1
@@ -104,6 +116,7 @@ cdef class _Path:
     cdef int32_t* cost
     cdef int32_t* line
     cdef uint64_t* digests
+    cdef uint64_t* ahead
     cdef uint8_t* key
 
     def __cinit__(self, Kernel kernel):
@@ -122,6 +135,7 @@ cdef class _Path:
         free(self.cost)
         free(self.line)
         free(self.digests)
+        free(self.ahead)
         free(self.key)
 
     cdef int reserve(self, Py_ssize_t depth) except -1:
@@ -136,6 +150,7 @@ cdef class _Path:
         self.cost = <int32_t*>_grown(self.cost, room * sizeof(int32_t))
         self.line = <int32_t*>_grown(self.line, room * sizeof(int32_t))
         self.digests = <uint64_t*>_grown(self.digests, room * sizeof(uint64_t))
+        self.ahead = <uint64_t*>_grown(self.ahead, room * max(self.kernel.max_moves, 1) * sizeof(uint64_t))
         self.room = room
         return 0
 
@@ -156,6 +171,23 @@ cdef class _Path:
         self.next[depth] = 0
         if mixer and count > 1:
             _rotate(moves, count, <int>(((self.digests[depth] * mixer) >> 32) % <uint64_t>count))
+
+    cdef void look_ahead(self, Py_ssize_t depth, DigestSet table) noexcept:
+        """The digest of each child of the state at ``depth`` (in the order of its moves), with
+        the table's slot for it fetched into the cache meanwhile: the probes that follow then
+        find it there, instead of each waiting for memory in turn (what the children are and
+        the tests on them are unchanged). The child's slot at depth + 1 serves as scratch."""
+        cdef int32_t* moves = self.moves_at(depth)
+        cdef uint64_t* ahead = self.ahead + depth * self.kernel.max_moves
+        cdef const uint8_t* state = self.state(depth)
+        cdef uint8_t* child = self.state(depth + 1)
+        cdef int i
+        cdef uint64_t digest
+        for i in range(self.count[depth]):
+            self.kernel.apply(state, moves[i], child)
+            digest = self.digest(child)
+            ahead[i] = digest
+            patience_prefetch(&table.slots[digest >> table.shift])
 
 
 cdef void* _grown(void* block, size_t size) except NULL:
@@ -250,18 +282,19 @@ cdef int _dive(
     if limit[0]:
         return UNKNOWN
     path.enter(0, 0)
+    path.look_ahead(0, table)
     nodes = budget.nodes
     next_check = budget.next_check(nodes, cap)
     while True:
         if path.next[depth] < path.count[depth]:
             move = path.moves_at(depth)[path.next[depth]]
+            child_digest = path.ahead[depth * kernel.max_moves + path.next[depth]]
             path.next[depth] += 1
+            if table.contains(child_digest):
+                continue
             state = path.state(depth)
             child = path.state(depth + 1)
             kernel.apply(state, move, child)
-            child_digest = path.digest(child)
-            if table.contains(child_digest):
-                continue
             bound = kernel.lower_bound(child)
             if proven is not None and proven.floors.get(child_digest, &found) and found > bound:
                 bound = found
@@ -297,6 +330,7 @@ cdef int _dive(
             path.reserve(depth)
             path.digests[depth] = child_digest
             path.enter(depth, mixer)
+            path.look_ahead(depth, table)
         elif depth == 0:
             break
         else:
