@@ -78,9 +78,11 @@ from solver.protocol import NO_SCORE
 ALL_REDUCTIONS = frozenset({"kings", "balanced", "idle", "sealed", "suits"})
 #: Maps a card code's byte to its rank (1..13) and every other byte to itself (the ``suits`` key).
 _RANK_BYTES = bytes(RANK) + bytes(range(52, 256))
-#: The compiled kernel's layout (rulesets/_baroness.pyx): where the piles start, and the kinds
-#: of its move codes that are not a pair (a pair of available cards, or one beneath the other).
-_KERNEL_PILES, _KERNEL_ALONE, _KERNEL_TO_SPACE, _KERNEL_DEAL = 26, 0, 3, 4
+#: The compiled kernel's layout (rulesets/_baroness.pyx): a state's size, where the piles start
+#: and where the stock ends; and the kinds of its move codes that are not a pair (a pair of
+#: available cards, or one beneath the other).
+_KERNEL_STATE, _KERNEL_PILES, _KERNEL_STOCK_END = 144, 26, 134
+_KERNEL_ALONE, _KERNEL_TO_SPACE, _KERNEL_DEAL = 0, 3, 4
 #: How many stocks' futures (see Baroness._futures) a game keeps: a search meets one deal's stocks.
 _FUTURES_KEPT = 64
 
@@ -350,13 +352,12 @@ class Baroness:
         )
 
     def encode(self, state: BaronessLayout) -> bytes:
-        """The kernel's state: the cards left (8 bytes), the stock's and the grace cards'
-        counts, each pile's count (8 slots), the grace cards (8 slots), the piles (``52 // piles
-        + 1`` bytes each) and the stock right-aligned in the last 52 bytes."""
+        """The kernel's state (144 bytes): the cards left (8 bytes), the stock's and the grace
+        cards' counts, each pile's count (8 slots), the grace cards (8 slots), the piles from
+        byte 26 (``52 // piles + 1`` bytes each), the stock right-aligned to byte 134."""
         piles, grace, stock, left = state
         height = 52 // self.piles + 1
-        stock_at = _KERNEL_PILES + self.piles * height
-        out = bytearray(stock_at + 52)
+        out = bytearray(_KERNEL_STATE)
         out[0:8] = left.to_bytes(8, "little")
         out[8], out[9] = len(stock), len(grace)
         for index, pile in enumerate(piles):
@@ -364,7 +365,7 @@ class Baroness:
             at = _KERNEL_PILES + index * height
             out[at : at + len(pile)] = bytes(pile)
         out[18 : 18 + len(grace)] = bytes(grace)
-        out[len(out) - len(stock) :] = bytes(stock)
+        out[_KERNEL_STOCK_END - len(stock) : _KERNEL_STOCK_END] = bytes(stock)
         return bytes(out)
 
     def decode(self, state: BaronessLayout, code: int) -> BaronessMove:
