@@ -601,9 +601,11 @@ cdef class BaronessKernel(Kernel):
         if not 1 <= piles <= BK_MOST_PILES:
             raise ValueError(f"the Baroness kernel takes 1 to {BK_MOST_PILES} piles, not {piles}")
         self.state_size = BK_STATE_SIZE
-        # at most 15 places (piles and grace cards): Kings, pairs, beneath pairs, the deal, and
-        # each place's card onto each empty pile
-        self.max_moves = 256
+        # At most 15 cards are available (8 piles, 7 grace cards): at most 4 Kings, 28 pairs (4
+        # cards of each rank of two pairs of ranks but one), 8 beneath pairs, the deal, and 56
+        # moves onto empty piles (each of the cards left in play onto each of up to 7 empty
+        # piles): 97 at most.
+        self.max_moves = 128
         self.key_size = 128
         self.game.piles = piles
         # A pile never holds more cards than the deals so far (a card moves only onto an empty

@@ -47,8 +47,9 @@ cdef class ThirteensKernel(Kernel):
             raise ValueError(f"the Thirteens kernel takes 1 to {MOST_PLACES} places, not {places}")
         self.places = places
         self.state_size = STATE_SIZE
-        # Kings, then each pair in both orders: at most 4 + 2 * 4 * 4 * 6 (ranks r and 13 - r)
-        self.max_moves = 4 + 2 * MOST_PLACES * MOST_PLACES
+        # At most 4 Kings, then each pair in both orders: 16 places hold at most two pairs of
+        # ranks whole (4 cards each), 2 * (16 + 16) ordered pairs: 68 moves at most.
+        self.max_moves = 72
         self.key_size = 8
         self.reduce_kings = kings
         self.reduce_balanced = balanced
