@@ -17,8 +17,8 @@ Move codes: bits 0-5 a card, bits 6-11 a second card (or a ToSpace's target pile
 the kind (ALONE, PAIR, BENEATH, TO_SPACE, DEAL), bits 16-19 and 20-23 where the two cards lie
 (a pile, or GRACE_PLACE), which apply uses and decode ignores.
 
-The rules run in C written by hand (below): Cython's loops over the kernel's arrays took about
-three times the instructions (callgrind, baroness-pysol deal 16).
+The rules run in C written by hand (below): with the fixpoint's order, 0.82 times the
+instructions of the first kernel, Cython's loops over arrays (callgrind, baroness-pysol deal 16).
 """
 
 from libc.stdint cimport int32_t, uint8_t, uint16_t, uint64_t
