@@ -31,6 +31,7 @@ DEF KING = 13
 #: The most places a kernel holds (the ruleset falls back to Python beyond).
 MAX_PLACES = MOST_PLACES
 
+
 cdef inline int32_t _code(int kind, int a, int b, int place_a, int place_b) noexcept:
     return a | b << 6 | kind | place_a << 16 | place_b << 20
 
