@@ -24,6 +24,8 @@ MODULES = (
     "rulesets._accordion",
     "rulesets._royal_marriage",
     "rulesets._amazons",
+    "rulesets._baroness",
+    "rulesets._thirteens",
 )
 
 SKIPPED = "patience-solver: the compiled core was not built ({why}); installed on the Python engine"

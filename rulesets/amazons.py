@@ -338,7 +338,7 @@ class Amazons:
         """The compiled twin of this ruleset and its redeal bound, with the same cap (its cache has
         a bound of its own, 1 MiB by default: see rulesets/_amazons.pyx); ImportError where not
         built."""
-        from rulesets._amazons import AmazonsKernel  # type: ignore[import-not-found]  # compiled: no stub
+        from rulesets._amazons import AmazonsKernel
 
         return AmazonsKernel(
             self.ranks,

@@ -78,6 +78,11 @@ from solver.protocol import NO_SCORE
 ALL_REDUCTIONS = frozenset({"kings", "balanced", "idle", "sealed", "suits"})
 #: Maps a card code's byte to its rank (1..13) and every other byte to itself (the ``suits`` key).
 _RANK_BYTES = bytes(RANK) + bytes(range(52, 256))
+#: The compiled kernel's layout (rulesets/_baroness.pyx): a state's size, where the piles start
+#: and where the stock ends; and the kinds of its move codes that are not a pair (a pair of
+#: available cards, or one beneath the other).
+_KERNEL_STATE, _KERNEL_PILES, _KERNEL_STOCK_END = 144, 26, 134
+_KERNEL_ALONE, _KERNEL_TO_SPACE, _KERNEL_DEAL = 0, 3, 4
 #: How many stocks' futures (see Baroness._futures) a game keeps: a search meets one deal's stocks.
 _FUTURES_KEPT = 64
 
@@ -135,7 +140,8 @@ class Baroness:
         self.reduce_idle = "idle" in reductions
         self.reduce_sealed = "sealed" in reductions and spaces and not beneath
         # (``suits``) the byte table a key's cards go through: to their ranks, or kept as codes
-        self._cards_table = _RANK_BYTES if "suits" in reductions else bytes(range(256))
+        self.reduce_suits = "suits" in reductions
+        self._cards_table = _RANK_BYTES if self.reduce_suits else bytes(range(256))
         self._futures_seen: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
         self._space_moves = tuple(tuple(ToSpace(code, pile) for pile in range(piles)) for code in range(52))
 
@@ -323,6 +329,58 @@ class Baroness:
 
     def lower_bound(self, state: BaronessLayout) -> int:
         return unbalanced(state.left)
+
+    # -- the compiled kernel (rulesets/_baroness.pyx) ------------------------------------------
+
+    def kernel(self) -> Any:
+        """The compiled twin of this ruleset, its options and reductions fixed; ImportError
+        where it was not built, or for more piles than it holds."""
+        from rulesets._baroness import MAX_PILES, BaronessKernel
+
+        if self.piles > MAX_PILES:
+            raise ImportError(f"the compiled Baroness kernel holds at most {MAX_PILES} piles, not {self.piles}")
+        return BaronessKernel(
+            self.piles,
+            self.compulsory,
+            self.spaces,
+            self.beneath,
+            self.reduce_kings,
+            self.reduce_balanced,
+            self.reduce_idle,
+            self.reduce_sealed,
+            self.reduce_suits,
+        )
+
+    def encode(self, state: BaronessLayout) -> bytes:
+        """The kernel's state (144 bytes): the cards left (8 bytes), the stock's and the grace
+        cards' counts, each pile's count (8 slots), the grace cards (8 slots), the piles from
+        byte 26 (``52 // piles + 1`` bytes each), the stock right-aligned to byte 134."""
+        piles, grace, stock, left = state
+        height = 52 // self.piles + 1
+        out = bytearray(_KERNEL_STATE)
+        out[0:8] = left.to_bytes(8, "little")
+        out[8], out[9] = len(stock), len(grace)
+        for index, pile in enumerate(piles):
+            out[10 + index] = len(pile)
+            at = _KERNEL_PILES + index * height
+            out[at : at + len(pile)] = bytes(pile)
+        out[18 : 18 + len(grace)] = bytes(grace)
+        out[_KERNEL_STOCK_END - len(stock) : _KERNEL_STOCK_END] = bytes(stock)
+        return bytes(out)
+
+    def decode(self, state: BaronessLayout, code: int) -> BaronessMove:
+        """The move of a kernel's code: bits 0-5 a card, 6-11 its partner or a target pile,
+        12-15 the kind (see rulesets/_baroness.pyx)."""
+        kind, card, other = code >> 12 & 15, code & 63, code >> 6 & 63
+        if kind == _KERNEL_ALONE:
+            return ALONE[card]
+        if kind == _KERNEL_TO_SPACE:
+            return self._space_moves[card][other]
+        if kind == _KERNEL_DEAL:
+            return DEAL
+        move = PAIRS[card][other]
+        assert move is not None, code
+        return move
 
     # -- notation ------------------------------------------------------------------------------
 

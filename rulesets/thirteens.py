@@ -41,6 +41,9 @@ from rulesets.picture import Picture, Place, changed_places
 from solver.protocol import NO_SCORE
 
 _ALL_REDUCTIONS = frozenset({"kings", "balanced"})
+#: The compiled kernel's layout (rulesets/_thirteens.pyx): its places' slots, the byte of an
+#: empty place, the bit of a move code marking a pair.
+_KERNEL_PLACES, _KERNEL_EMPTY, _KERNEL_PAIR = 16, 0xFF, 1 << 12
 
 
 class ThirteensLayout(NamedTuple):
@@ -127,6 +130,36 @@ class Thirteens:
 
     def lower_bound(self, state: ThirteensLayout) -> int:
         return unbalanced(state.left)
+
+    def kernel(self) -> Any:
+        """The compiled twin of this ruleset (rulesets/_thirteens.pyx); ImportError where it was
+        not built, or for more places than it holds."""
+        from rulesets._thirteens import MAX_PLACES, ThirteensKernel
+
+        if self.places > MAX_PLACES:
+            raise ImportError(f"the compiled Thirteens kernel holds at most {MAX_PLACES} places, not {self.places}")
+        return ThirteensKernel(self.places, self.reduce_kings, self.reduce_balanced)
+
+    def encode(self, state: ThirteensLayout) -> bytes:
+        """The kernel's state: the cards left (8 bytes), the stock's count, the places (16
+        slots, 0xFF empty) and the stock right-aligned in the last 52 bytes."""
+        places, stock, left = state
+        cells = bytes(_KERNEL_EMPTY if code is None else code for code in places)
+        return (
+            left.to_bytes(8, "little")
+            + bytes((len(stock),))
+            + cells.ljust(_KERNEL_PLACES, bytes((_KERNEL_EMPTY,)))
+            + bytes(stock).rjust(52, b"\0")
+        )
+
+    def decode(self, state: ThirteensLayout, code: int) -> Discard:
+        """The discard of a kernel's code: bits 0-5 the card named first, 6-11 its partner, bit
+        12 set for a pair."""
+        if code & _KERNEL_PAIR:
+            move = ORDERED[code & 63][code >> 6 & 63]
+            assert move is not None, code
+            return move
+        return ALONE[code & 63]
 
     def describe_move(self, state: ThirteensLayout, move: Discard) -> str:
         return describe_discard(move)

@@ -140,3 +140,69 @@ def test_without_restarts_both_engines_search_for_the_least_cost_alike(case, eng
                 python.stats.nodes,
                 python.stats.iterations,
             ), (seed, limits)
+
+
+# Baroness and Thirteens take their reductions as a set (the tests build rulesets without some):
+# their kernels are held to every subset, any number of piles or places, and decks of any size
+# (few cards make grace cards, short stocks and sealed layouts of every kind).
+
+
+def _subsets(names: frozenset[str]) -> list[frozenset[str]]:
+    return [frozenset(c) for n in range(len(names) + 1) for c in itertools.combinations(sorted(names), n)]
+
+
+@settings(max_examples=300)
+@given(
+    reductions=st.sampled_from(_subsets(frozenset({"kings", "balanced", "idle", "sealed", "suits"}))),
+    piles=st.integers(1, 8),
+    options=st.tuples(*[st.booleans()] * 4),
+    deal=st.permutations(range(52)),
+    size=st.integers(1, 52),
+    walk=st.randoms(use_true_random=False),
+)
+def test_the_baroness_kernel_answers_as_its_ruleset_under_any_reductions(
+    reductions, piles, options, deal, size, walk, engine
+):
+    from rulesets.baroness import Baroness
+    from rulesets.cards import CARDS
+
+    if engine != "native":
+        pytest.skip("the kernels are tested on the native run")
+    game = Baroness(piles, *options, reductions=reductions)
+    kernel = engines.kernel_of(game)
+    if kernel is None:
+        pytest.skip("no compiled Baroness kernel here")
+    state = game.start([CARDS[code] for code in deal[:size]])
+    for _ in range(200):
+        if options[2]:  # spaces: the sealed fixpoint's floors, sealed or not
+            assert kernel.probe_floors(game.encode(state)) == game.floors(state), game.write_position(state)
+        moves = same_answers(game, kernel, state)
+        if not moves:
+            break
+        state = game.apply(state, walk.choice(moves)[0])
+
+
+@settings(max_examples=100)
+@given(
+    reductions=st.sampled_from(_subsets(frozenset({"kings", "balanced"}))),
+    places=st.integers(1, 16),
+    deal=st.permutations(range(52)),
+    size=st.integers(1, 52),
+    walk=st.randoms(use_true_random=False),
+)
+def test_the_thirteens_kernel_answers_as_its_ruleset_under_any_reductions(reductions, places, deal, size, walk, engine):
+    from rulesets.cards import CARDS
+    from rulesets.thirteens import Thirteens
+
+    if engine != "native":
+        pytest.skip("the kernels are tested on the native run")
+    game = Thirteens(places, reductions=reductions)
+    kernel = engines.kernel_of(game)
+    if kernel is None:
+        pytest.skip("no compiled Thirteens kernel here")
+    state = game.start([CARDS[code] for code in deal[:size]])
+    for _ in range(60):
+        moves = same_answers(game, kernel, state)
+        if not moves:
+            break
+        state = game.apply(state, walk.choice(moves)[0])
