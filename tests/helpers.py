@@ -237,17 +237,24 @@ def graphs(draw, acyclic=False):
 SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES = "accordion", "parlett", 2000
 #: The columns two runs of one survey must agree on: everything but CPU seconds and table bytes.
 #: The key comes first: the seed, or in a survey of a file of deals, the line.
-SURVEY_COMPARED = (
-    "COALESCE(seed, line), game, variant, options, deal, result, score, score_proven, limit_hit, nodes, solver_version"
-)
-
-
 def survey_table(path: Any) -> list[tuple[Any, ...]]:
-    """A survey file's deals, by seed (or line), as far as runs must agree on them."""
+    """A survey file's deals, by seed (or line), as far as runs must agree on them: the key, game,
+    variant, options, deal, result, score, score_proven, limit_hit, nodes and solver version."""
     import sqlite3
+    from pathlib import Path
 
-    with sqlite3.connect(path) as db:
-        return list(db.execute(f"SELECT {SURVEY_COMPARED} FROM deals ORDER BY COALESCE(seed, line)"))
+    from solver.service.store import Store
+
+    # Opened to write first, as a rerun opens it: after a kill -9 SQLite then recovers the -wal's
+    # last commit, which a read-only connection trusting the dead writer's -shm index may miss.
+    sqlite3.connect(path).execute("SELECT COUNT(*) FROM deals").connection.close()
+    store = Store(Path(path))
+    try:
+        return [
+            (row.seed if row.line is None else row.line, *row[1:10], row.solver_version) for row in store.rows()
+        ]
+    finally:
+        store.close()
 
 
 def survey_args(out: Any, seeds: Any, *extra: str) -> list[str]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from helpers import run_cli
 
-from solver.service.store import Row, Store
+from solver.service.store import Row, Store, encode
 from solver.service.survey import SurveySpec
 
 pytest.importorskip("matplotlib", reason="the 'plot' extra is not installed")
@@ -25,8 +25,8 @@ def _survey(path: Path, scores: range) -> None:
         result = "won" if score == 0 else "lost"
         fields = (identity["game"], identity["variant"], identity["options"], "AS", result, score, 1, None)
         rows.append(Row(seed, *fields, 10 * seed, seed / 1000, 0, "0"))
-    store = Store(path, identity)
-    store.add(rows)
+    store = Store(path, identity, requested=[(1, len(rows))])
+    store.add(encode(row) for row in rows)
     store.close()
 
 

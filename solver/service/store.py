@@ -110,6 +110,22 @@ def stored_row(outcome: Outcome, line: int | None = None) -> tuple[int, ...]:
     )  # type: ignore[return-value]
 
 
+def encode(row: Row) -> tuple[int | None, ...]:
+    """The stored values of a :class:`Row` (its settings and deal aside: those are the survey's),
+    as :func:`stored_row` gives them of a solved deal."""
+    return (
+        row.seed if row.line is None else row.line,
+        _VERDICT_CODE[row.result],
+        row.score,
+        None if row.limit_hit is None else _LIMIT_CODE[row.limit_hit],
+        row.nodes,
+        round(row.seconds * 1e6),
+        row.peak_table_bytes,
+        row.redeals,
+        _ENGINE_CODE[row.engine],
+    )
+
+
 def _deals_table(key: str) -> str:
     columns = ", ".join(f"{name} INTEGER{'' if _NULLABLE[name] else ' NOT NULL'}" for name in STORED)
     # The key is the table's rowid (INTEGER PRIMARY KEY): stored once, in the B-tree's cells, with
@@ -274,8 +290,8 @@ class Store:
         altered = (
             _bad_object(db, meta)
             or _bad_setting(meta)
-            or _bad_requested(db, meta)
             or _bad_row(db, meta)
+            or _bad_requested(db, meta)
             or _bad_line(db, meta)
         )
         if altered is not None:
@@ -385,7 +401,7 @@ class Store:
                 db.execute(statement)
             db.executemany(
                 "INSERT OR IGNORE INTO survey (key, value) VALUES (?, ?)",
-                [("schema", str(SCHEMA_VERSION)), *identity.items()],
+                [("schema", str(SCHEMA_VERSION)), *identity.items(), ("digest", settings_digest(identity))],
             )
             if requested:
                 _request(db, requested)
@@ -439,7 +455,7 @@ class Store:
         its stored verdict (None if not stored yet): what a stream read again is held to."""
         with self._faults("read"):
             return self.db.execute(
-                "SELECT lines.line, lines.deal, deals.result FROM lines LEFT JOIN deals ON deals.line = lines.line "
+                "SELECT lines.line, lines.deal, deals.verdict FROM lines LEFT JOIN deals ON deals.line = lines.line "
                 "WHERE lines.line > ? ORDER BY lines.line LIMIT ?",
                 (after, count),
             ).fetchall()
@@ -679,7 +695,17 @@ _MODES = {"rw": "mode=rwc", "ro": "mode=ro", "immutable": "immutable=1"}
 
 #: The survey's settings that are its own bookkeeping, not what a run is keyed on: the schema's
 #: version, and whether a stream of deals was cut short (``lines``: ``open``).
-_BOOKKEEPING = ("schema", "lines")
+_BOOKKEEPING = ("schema", "lines", "digest")
+
+
+def settings_digest(settings: dict[str, str]) -> str:
+    """A digest of a survey's settings (its bookkeeping aside), stored beside them: every row
+    holds them once now, so a setting damaged or altered in place (an option's true turned false)
+    has no copy left in the rows to be caught against, and is caught by this."""
+    import hashlib
+
+    named = sorted((name, value) for name, value in settings.items() if name not in _BOOKKEEPING)
+    return hashlib.sha256(json.dumps(named).encode()).hexdigest()[:32]
 
 
 def changed_file(path: Path, name: str, was: tuple[int, str] | None, now: tuple[int, str] | None) -> SurveyError:
@@ -727,9 +753,14 @@ def _connect(path: Path, mode: str, name: Path) -> sqlite3.Connection:
     # opened as the system spells it, where quoting its text would fail.
     uri = f"file:{quote(os.fsencode(path.absolute()))}?{_MODES[mode]}"
     try:
-        return sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
+        db = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
     except sqlite3.Error as error:
         raise _fault(name, error, "open") from None
+    try:
+        db.execute("SELECT log10(10)")
+    except sqlite3.OperationalError:  # an SQLite built without its math functions: the figures' bins need one
+        db.create_function("log10", 1, math.log10, deterministic=True)
+    return db
 
 
 def _lock(path: Path, name: Path) -> int:
@@ -941,7 +972,17 @@ def _bad_object(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
 
 #: The settings a survey keeps: each run's, and its own bookkeeping (see _BOOKKEEPING) with the
 #: few that only some keep, each with the values it may hold.
-_SETTINGS = ("schema", "game", "variant", "options", "max_nodes", "max_seconds", "max_memory", "solver_version")
+_SETTINGS = (
+    "schema",
+    "game",
+    "variant",
+    "options",
+    "max_nodes",
+    "max_seconds",
+    "max_memory",
+    "solver_version",
+    "digest",
+)
 _SOME_SETTINGS = {"fewest_redeals": ("true",), "key": KEYS, "lines": ("open",)}
 #: The largest count a row may hold (about 9 years of a search's states at a million a second), a
 #: score or a count of redeals (beyond any deck), and CPU seconds (beyond 30,000 years).
@@ -970,6 +1011,8 @@ def _bad_setting(meta: dict[str, str]) -> str | None:
             return f"its setting {name} is not JSON: {meta[name]!r}"
         if isinstance(value, bool) or not isinstance(value, kinds) or not _written_setting(name, value):
             return f"its setting {name} is {meta[name]!r}"
+    if meta["digest"] != settings_digest(meta):
+        return "its settings differ from those it was made with (their digest)"
     return None
 
 
@@ -1066,7 +1109,7 @@ def _older_format(path: Path, meta: dict[str, str]) -> SurveyError:
     return SurveyError(
         f"{path} is a survey written by patience-solver {wrote} (survey format 1), which this version "
         f"({solver_version()}, format {SCHEMA_VERSION}) does not read: report it with patience-solver {wrote}, "
-        "or survey its deals again into a new file with this version"
+        "or survey its deals again into a new --out file with this version"
     )
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from rulesets.cards import Card
+from rulesets.family import OptionError
 from solver.result import Limits
 from solver.service.deal_file import DealFile
 from solver.service.errors import RunLost, SchedulerLost, StoreFault, SurveyError, WorkerLost
@@ -66,6 +67,10 @@ class SurveySpec:
 
     def __post_init__(self) -> None:
         self.limits()  # refuses a limit that is not positive and finite, before any file is made
+        if self.fewest_redeals and not hasattr(self.setup().game, "move_cost"):
+            raise OptionError(
+                f"--fewest-redeals counts redeals, and {self.setup().family.name} has none: leave it out"
+            )
 
     def setup(self) -> Setup:
         return _setup(self.game, self.variant, self.options)
