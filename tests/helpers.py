@@ -235,6 +235,8 @@ def graphs(draw, acyclic=False):
 
 #: Parlett under a small node limit: a quick mix of won, lost and unknown deals.
 SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES = "accordion", "parlett", 2000
+
+
 #: The columns two runs of one survey must agree on: everything but CPU seconds and table bytes.
 #: The key comes first: the seed, or in a survey of a file of deals, the line.
 def survey_table(path: Any) -> list[tuple[Any, ...]]:
@@ -250,9 +252,7 @@ def survey_table(path: Any) -> list[tuple[Any, ...]]:
     sqlite3.connect(path).execute("SELECT COUNT(*) FROM deals").connection.close()
     store = Store(Path(path))
     try:
-        return [
-            (row.seed if row.line is None else row.line, *row[1:10], row.solver_version) for row in store.rows()
-        ]
+        return [(row.seed if row.line is None else row.line, *row[1:10], row.solver_version) for row in store.rows()]
     finally:
         store.close()
 

@@ -9,7 +9,6 @@ same command completes the survey exactly as an uninterrupted run does.
 from __future__ import annotations
 
 import errno
-import json
 import os
 import random
 import re

@@ -242,7 +242,15 @@ def test_surveys_compared_side_by_side(mixed, decided):
     lines = result.stdout.splitlines()
     what, found = lines[:3], lines[4:7]
     assert what[0].split() == ["#", "survey", "rules", "limits", "deals"] and lines[3] == ""
-    assert what[1].split() == ["1", str(mixed[0]), "accordion", "(parlett)", f"max_nodes={SURVEY_NODES}", "max_memory=2G", "100"]
+    assert what[1].split() == [
+        "1",
+        str(mixed[0]),
+        "accordion",
+        "(parlett)",
+        f"max_nodes={SURVEY_NODES}",
+        "max_memory=2G",
+        "100",
+    ]
     assert what[2].split() == ["2", str(decided[0]), "baroness", "(baroness)", "max_nodes=2000", "max_memory=2G", "300"]
     assert found[0].split() == [
         "#",

@@ -138,9 +138,7 @@ def limits_text(limits: dict[str, Any]) -> str:
     """A survey's limits per deal as the report names them (``max_nodes=1000000``), or ``none``."""
     from solver.service.report import size
 
-    return (
-        " ".join(f"{k}={size(v) if k == 'max_memory' else v}" for k, v in limits.items() if v is not None) or "none"
-    )
+    return " ".join(f"{k}={size(v) if k == 'max_memory' else v}" for k, v in limits.items() if v is not None) or "none"
 
 
 def _aligned(lines: list[list[str]], text: set[int]) -> list[str]:

@@ -5,6 +5,7 @@ to a temporary file and renamed into place, never over a survey it reports."""
 from __future__ import annotations
 
 import csv
+import itertools
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -37,6 +38,49 @@ def _select(store: Store, columns: str) -> str:
     return f"SELECT {columns} FROM deals{joined} ORDER BY deals.{store.key}"
 
 
+#: Each export column's SQL as CSV text and as a JSON value, where it differs from its plain value
+#: (NULL is an empty CSV field, JSON's null): a row is made whole by SQLite, one text each (a
+#: quarter less CPU than csv's writer over the values, measured on a million rows).
+_AS_CSV = {
+    "score_proven": "IIF(verdict != 2, 'True', 'False')",  # as csv wrote Python's bool
+    "seconds": "printf('%.6f', microseconds / 1e6)",  # to the microsecond, as stored
+}
+_AS_JSON = {
+    "score_proven": "IIF(verdict != 2, 'true', 'false')",
+    "seconds": "printf('%.6f', microseconds / 1e6)",
+}
+#: The export columns that are text (quoted in JSON).
+_TEXT = {"result", "limit_hit", "engine", "deal"}
+
+
+def _lines(store: Store, kind: str) -> str:
+    """SQL giving every deal of ``store`` as one line of text: CSV (``kind`` ``csv``) or a JSON
+    object (``json``), ending in a newline."""
+    columns = columns_of(store)
+    values = _expressions(store, _AS_CSV if kind == "csv" else _AS_JSON)
+    if kind == "csv":
+        parts = [f"IFNULL({value}, '')" for value in values]
+        return _select(store, " || ',' || ".join(parts) + " || char(10)")
+    parts = []
+    for name, value in zip(columns, values):
+        written = f"json_quote({value})" if name in _TEXT else value
+        parts.append(f"'{'{' if not parts else ','}\"{name}\":' || IFNULL({written}, 'null')")
+    return _select(store, " || ".join(parts) + " || '}'")
+
+
+def _write_lines(store: Store, sql: str, out: Any, separator: str = "") -> int:
+    """Write each text ``sql`` gives, ``separator`` between them, in blocks of 10,000 (the rows are
+    never all held); returns how many were written."""
+    written = 0
+    cursor = store.each(sql)
+    while True:
+        block = list(itertools.islice(cursor, 10000))
+        if not block:
+            return written
+        out.write(("" if not written else separator) + separator.join(text for (text,) in block))
+        written += len(block)
+
+
 def exported(path: Path) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
     """The columns and every stored deal as an export record, by seed or line (see
     :func:`columns_of`): for a few deals, from Python; the exports stream instead."""
@@ -64,15 +108,13 @@ def check_targets(sources: Sequence[Path], targets: dict[str, str | None]) -> No
 
 
 def write_csv(path: Path, target: str) -> None:
-    """One line per deal (see :func:`columns_of`), read and written as SQLite gives them: the
-    rows never held in memory (about 1.5 s a million deals)."""
+    """One line per deal (see :func:`columns_of`), each made by SQLite as it is read: the rows
+    never held in memory (about 2 CPU s a million deals)."""
     store = Store(path)
     try:
         with replacing(target) as out:
-            writer = csv.writer(out)
-            writer.writerow(columns_of(store))
-            proven = {"score_proven": "IIF(verdict != 2, 'True', 'False')"}  # as csv writes a bool
-            writer.writerows(store.each(_select(store, ", ".join(_expressions(store, proven)))))
+            out.write(",".join(columns_of(store)) + "\n")
+            _write_lines(store, _lines(store, "csv"), out)
     finally:
         store.close()
 
@@ -88,8 +130,8 @@ def write_summary_csv(summaries: Sequence[dict[str, Any]], target: str) -> None:
 
 
 def write_json(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target: str) -> None:
-    """One survey: its summary plus every deal (``rows``, one object a line, as SQLite writes
-    them: never held in memory). Several: an array of their summaries, one object per survey.
+    """One survey: its summary plus every deal (``rows``, one object a line, each made by SQLite:
+    the rows never held in memory). Several: an array of their summaries, one object per survey.
     Strict JSON either way: no NaN or infinity."""
     if len(summaries) != 1:
         with replacing(target) as out:
@@ -99,13 +141,9 @@ def write_json(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], targe
     head = head[: head.rindex("[]")]  # the summary, up to its last field's empty list of rows
     store = Store(paths[0])
     try:
-        columns = columns_of(store)
-        expressions = _expressions(store, {"score_proven": "json(IIF(verdict != 2, 'true', 'false'))"})
-        rows = _select(store, f"json_object({', '.join(f'{name!r}, {sql}' for name, sql in zip(columns, expressions))})")
         with replacing(target) as out:
-            out.write(head + "[")
-            for number, (row,) in enumerate(store.each(rows)):
-                out.write(("\n" if number == 0 else ",\n") + row)
+            out.write(head + "[\n")
+            _write_lines(store, _lines(store, "json"), out, ",\n")
             out.write("\n ]\n}\n")
     finally:
         store.close()

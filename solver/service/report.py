@@ -178,6 +178,15 @@ def size(value: int) -> str:
     return str(value)
 
 
+def seconds_text(value: float) -> str:
+    """CPU seconds to three significant figures, in microseconds or milliseconds below a second
+    (a compiled search of 20 us read "0.0000 s")."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3)):
+        if value >= scale:
+            return f"{value / scale:.3g} {unit}"
+    return f"{value * 1e6:.3g} us"
+
+
 def percent(value: float | None) -> str:
     """A share as a percentage with two decimals ("-" for none)."""
     return "-" if value is None else f"{100 * value:.2f}%"
@@ -255,9 +264,13 @@ def _redeal_lines(summary: dict[str, Any], width: int) -> list[str]:
     for row in redeals["histogram"]:
         sure = row["proven"]
         proven_part = _length(sure, most, width)
-        bar = "#" * proven_part + "~" * max(1 if row["deals"] > sure else 0, _length(row["deals"], most, width) - proven_part)
+        bar = "#" * proven_part + "~" * max(
+            1 if row["deals"] > sure else 0, _length(row["deals"], most, width) - proven_part
+        )
         share = 100 * row["deals"] / redeals["won"]
-        lines.append(f"  {row['redeals']:>7} {row['deals']:>8} {share:6.2f}% {sure:>8} {row['deals'] - sure:>10}  {bar}")
+        lines.append(
+            f"  {row['redeals']:>7} {row['deals']:>8} {share:6.2f}% {sure:>8} {row['deals'] - sure:>10}  {bar}"
+        )
     return lines
 
 
@@ -293,8 +306,8 @@ def _head(summary: dict[str, Any]) -> list[str]:
     if deals:
         lines.append(f"CPU: {summary['cpu_seconds']:.1f} s in all, {summary['nodes']} nodes")
         lines.append(
-            f"  per deal: mean {summary['mean_seconds']:.4f} s, p99 {summary['p99_seconds']:.3f} s, "
-            f"max {summary['max_seconds']:.3f} s"
+            f"  per deal: mean {seconds_text(summary['mean_seconds'])}, p99 {seconds_text(summary['p99_seconds'])}, "
+            f"max {seconds_text(summary['max_seconds'])}"
         )
     return lines
 
@@ -338,5 +351,5 @@ def _slowest(summary: dict[str, Any]) -> list[str]:
     lines = ["", "slowest deals:", f"  {key:>12} {'result':<8} {'score':>5} {'nodes':>10} {'seconds':>9}"]
     for row in summary["slowest"]:
         score = "-" if row["score"] is None else row["score"]
-        lines.append(f"  {row[key]:>12} {row['result']:<8} {score:>5} {row['nodes']:>10} {row['seconds']:>9.3f}")
+        lines.append(f"  {row[key]:>12} {row['result']:<8} {score:>5} {row['nodes']:>10} {row['seconds']:>9.6f}")
     return lines

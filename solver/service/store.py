@@ -91,7 +91,11 @@ _NULLABLE = {"verdict": False, "score": True, "limit_hit": True, "nodes": False,
 _NULLABLE |= {"peak_table_bytes": False, "redeals": True, "engine": False}
 
 
-def stored_row(outcome: Outcome, line: int | None = None) -> tuple[int, ...]:
+#: A deal's stored values: its key, then the columns of :data:`STORED`.
+Stored = tuple[int | None, ...]
+
+
+def stored_row(outcome: Outcome, line: int | None = None) -> Stored:
     """The stored values of a solved deal (see :data:`STORED`), after its key: its seed, or its
     file's ``line``."""
     result = outcome.result
@@ -107,10 +111,10 @@ def stored_row(outcome: Outcome, line: int | None = None) -> tuple[int, ...]:
         result.stats.peak_table_bytes,
         outcome.cost(),
         _ENGINE_CODE[result.engine],
-    )  # type: ignore[return-value]
+    )
 
 
-def encode(row: Row) -> tuple[int | None, ...]:
+def encode(row: Row) -> Stored:
     """The stored values of a :class:`Row` (its settings and deal aside: those are the survey's),
     as :func:`stored_row` gives them of a solved deal."""
     return (
@@ -268,7 +272,14 @@ class Store:
                 except sqlite3.OperationalError:  # read-only storage and no -shm file: read as is
                     db.close()
                     db = _connect(self.real, "immutable", path)
-                self._check_survey(db, fix)
+                state, began = _file_state(self.real), time.time()
+                if state is None or _CHECKED.get(self.real) != state:
+                    self._check_survey(db, fix)
+                    # Kept only for a file last written over a second before it was looked at: a
+                    # write after that then has a later time, whatever the clock's grain.
+                    settled = state is not None and began - max(state[3], state[6]) / 1e9 > 1
+                    if settled and state == _file_state(self.real):
+                        _CHECKED[self.real] = state
         except BaseException:
             db.close()
             raise
@@ -557,7 +568,7 @@ class Store:
             "open": self.lines_open,
         }
 
-    def add(self, rows: Iterable[tuple[int | None, ...]]) -> None:
+    def add(self, rows: Iterable[Stored]) -> None:
         """Store rows (of :func:`stored_row`) in one transaction (a deal already stored keeps its
         row), with the lines of a stream read since the last (see :meth:`read_line`)."""
         rows = list(rows)
@@ -736,6 +747,24 @@ def _damaged(path: Path, problem: str) -> StoreFault:
 
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
+
+#: The survey files this process found whole, each with its state then (see :func:`_file_state`):
+#: a report opens its survey once for its text and again for each export, and the checks read
+#: every row (about 1 s a million), so a file unchanged since is not checked again.
+_CHECKED: dict[Path, tuple[int, ...] | None] = {}
+
+
+def _file_state(path: Path) -> tuple[int, ...] | None:
+    """What changes whenever a survey file or its -wal is written: their device, inode, size and
+    modification time (None if either cannot be looked up)."""
+    try:
+        found = path.stat()
+        wal = side_files(path)[0]
+        log = wal.stat() if wal.exists() else None
+    except OSError:
+        return None
+    state = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
+    return state + ((log.st_ino, log.st_size, log.st_mtime_ns) if log is not None else (0, 0, 0))
 
 
 def _at_rest(path: Path, header: bytes) -> bool:
@@ -1074,10 +1103,17 @@ def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
         ("redeals", f"(redeals IS NULL) = (verdict = {_WON} AND {int('fewest_redeals' in meta)})"),
         (key, f"{key} NOT BETWEEN 1 AND {_MOST}"),
     ]
-    found = db.execute(f"SELECT {key} FROM deals WHERE {' OR '.join(f'({test})' for _, test in checks)} LIMIT 1").fetchone()
+    found = db.execute(
+        f"SELECT {key} FROM deals WHERE {' OR '.join(f'({test})' for _, test in checks)} LIMIT 1"
+    ).fetchone()
     if found is None:
         return None
-    row = dict(zip((key, *STORED), db.execute(f"SELECT {key}, {', '.join(STORED)} FROM deals WHERE {key} IS ?", found).fetchone()))
+    row = dict(
+        zip(
+            (key, *STORED),
+            db.execute(f"SELECT {key}, {', '.join(STORED)} FROM deals WHERE {key} IS ?", found).fetchone(),
+        )
+    )
     name = next(
         column
         for column, test in checks
@@ -1126,7 +1162,9 @@ def _request(db: sqlite3.Connection, spans: Sequence[Span]) -> None:
     db.executemany("INSERT INTO requested (low, high) VALUES (?, ?)", merged)
 
 
-def _gaps(db: sqlite3.Connection, low: int, high: int, least: int | None, most: int | None, first: int) -> list[list[int]]:
+def _gaps(
+    db: sqlite3.Connection, low: int, high: int, least: int | None, most: int | None, first: int
+) -> list[list[int]]:
     """The first ``first`` ranges of seeds from ``low`` to ``high`` not stored, given the least and
     most stored there (None: none is): one pass over the stored keys in order (SQLite's window
     function over the table's own order: nothing sorted, nothing held)."""

@@ -43,7 +43,7 @@ from solver.service.errors import RunLost, SchedulerLost, StoreFault, SurveyErro
 from solver.service.seeds import MAX_SURVEY_SEED, Span, count_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
-from solver.service.store import VERDICTS, Store, changed_file, solver_version, stored_row
+from solver.service.store import VERDICTS, Store, Stored, changed_file, solver_version, stored_row
 
 #: How long to keep trying to reach a scheduler.
 DASK_CONNECT_TIMEOUT = "30s"
@@ -68,9 +68,7 @@ class SurveySpec:
     def __post_init__(self) -> None:
         self.limits()  # refuses a limit that is not positive and finite, before any file is made
         if self.fewest_redeals and not hasattr(self.setup().game, "move_cost"):
-            raise OptionError(
-                f"--fewest-redeals counts redeals, and {self.setup().family.name} has none: leave it out"
-            )
+            raise OptionError(f"--fewest-redeals counts redeals, and {self.setup().family.name} has none: leave it out")
 
     def setup(self) -> Setup:
         return _setup(self.game, self.variant, self.options)
@@ -114,7 +112,7 @@ class Batch(NamedTuple):
 
     solver_version: str
     options: str
-    rows: list[tuple[int | None, ...]]
+    rows: list[Stored]
 
     def seconds(self) -> float:
         """The CPU seconds of the chunk's searches."""
