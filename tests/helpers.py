@@ -334,3 +334,85 @@ def wilson_by_bisection(won: int, n: int, z: float = 1.959963984540054) -> tuple
         return (inside + beyond) / 2
 
     return root(observed, 0.0), root(observed, 1.0)
+
+
+class DaskCluster:
+    """A Dask scheduler and its workers, each a process of its own started as a user would (``dask
+    scheduler``, ``dask worker``) on this machine's loopback address, one thread a worker and no
+    nanny (so that a worker killed stays dead). A context manager: everything it started is
+    stopped on leaving, by process number."""
+
+    def __init__(self, folder: Any, workers: int) -> None:
+        from pathlib import Path
+
+        self.folder, self.count = Path(folder), workers
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.file = self.folder / "scheduler.json"
+        self.scheduler: Any = None
+        self.workers: list[Any] = []
+
+    def __enter__(self) -> DaskCluster:
+        import json
+        import subprocess
+        import sys
+        import time
+        from pathlib import Path
+
+        dask = str(Path(sys.executable).with_name("dask"))
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        self.scheduler = subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
+             str(self.file)], **quiet,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while not self.file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert self.file.exists(), "the Dask scheduler did not start"
+        self.address = json.loads(self.file.read_text())["address"]
+        for _ in range(self.count):
+            self.workers.append(
+                subprocess.Popen(
+                    [
+                        dask,
+                        "worker",
+                        "--scheduler-file",
+                        str(self.file),
+                        "--nthreads",
+                        "1",
+                        "--no-nanny",
+                        "--no-dashboard",
+                        "--host",
+                        "127.0.0.1",
+                        "--death-timeout",
+                        "60",
+                    ],
+                    **quiet,
+                )  # fmt: skip
+            )
+        from distributed import Client
+
+        with Client(self.address, timeout="60s") as client:
+            client.wait_for_workers(self.count, timeout=60)
+        return self
+
+    def kill_worker(self) -> None:
+        """``kill -9`` the first worker that is still running."""
+        import signal
+
+        for worker in self.workers:
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGKILL)
+                worker.wait(timeout=30)
+                return
+
+    def __exit__(self, *_: object) -> None:
+        for process in [*self.workers, self.scheduler]:
+            if process is not None and process.poll() is None:
+                process.terminate()
+        for process in [*self.workers, self.scheduler]:
+            if process is not None:
+                try:
+                    process.wait(timeout=20)
+                except Exception:  # noqa: BLE001 - one that will not end is killed
+                    process.kill()
+                    process.wait(timeout=10)

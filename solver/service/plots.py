@@ -96,7 +96,14 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
     step = label_step(len(ticks))
     labels = [str(score) if score % step == 0 else "" for score in ticks] + (["none"] if None in by_score else [])
     keys = [*ticks, *([None] if None in by_score else [])]
-    figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
+    redeals = summary.get("redeals") or {}
+    if redeals.get("won"):  # a fewest-redeals survey: its wins by their redeals, beneath
+        figure, (axes, beneath) = plt.subplots(
+            2, 1, figsize=(8, 7.5), layout="constrained", gridspec_kw={"height_ratios": [3, 2]}
+        )
+        _redeal_bars(beneath, redeals)
+    else:
+        figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
     try:
         bottom = [0] * len(keys)
         for verdict in VERDICTS:
@@ -136,6 +143,27 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
         _save(figure, "--plot", target, dpi)
     finally:
         plt.close(figure)
+
+
+def _redeal_bars(axes: Any, redeals: dict[str, Any]) -> None:
+    """A fewest-redeals survey's wins by their redeals: the proven fewest solid, those a limit
+    stopped the search for a cheaper win of hatched (the fewest may be lower)."""
+    from matplotlib.ticker import MaxNLocator
+
+    histogram = redeals["histogram"]
+    places = [row["redeals"] for row in histogram]  # at their values: a count no win needs is a gap
+    proven = [row["proven"] for row in histogram]
+    found = [row["deals"] - row["proven"] for row in histogram]
+    axes.bar(places, proven, color=_COLOURS["won"], label="fewest proven", edgecolor="white", linewidth=0.5)
+    if any(found):
+        axes.bar(places, found, bottom=proven, color=_COLOURS["unknown"], hatch="//", edgecolor="white",
+                 linewidth=0.5, label="found, not proven fewest")  # fmt: skip
+    axes.set_xticks(places, [str(row["redeals"]) for row in histogram])
+    axes.set_xlabel("redeals of the win with the fewest")
+    axes.set_ylabel("deals won")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    title = f"fewest redeals of {redeals['won']} wins: mean {redeals['mean']:.2f}, most {redeals['max']}"
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, title=title, title_fontsize=8)
 
 
 #: The most score labels under a figure's bars: more ran together at the figure's width.
@@ -283,7 +311,7 @@ def plot_rates(summaries: Sequence[dict[str, Any]], target: str, dpi: int) -> No
             ranges.append("\n".join(written) or "no deal")
         axes.set_yticks(range(count), names, fontsize=8)
         axes.set_ylim(count - 0.5, -0.6)  # the first survey on top
-        axes.set_xlim(0, 1)
+        axes.set_xlim(-0.015, 1.015)  # room for a dot at 0% or 100%, whole
         axes.set_xticks([step / 10 for step in range(11)])
         axes.xaxis.set_major_formatter(PercentFormatter(1.0))
         axes.tick_params(axis="x", labelsize=8)

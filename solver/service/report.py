@@ -257,7 +257,7 @@ def _redeal_lines(summary: dict[str, Any], width: int) -> list[str]:
     lines = [
         "",
         f"fewest redeals of the {_deals(redeals['won'])} won (mean {redeals['mean']:.2f}, most {redeals['max']}):"
-        + (f" # proven fewest, ~ found ({found} not proven fewest)" if found else ""),
+        + (f"\n  # proven fewest, ~ found ({found} not proven fewest: a limit stopped the search)" if found else ""),
         f"  {'redeals':>7} {'deals':>8} {'share':>7} {'proven':>8} {'found':>10}",
     ]
     most = max(row["deals"] for row in redeals["histogram"])
