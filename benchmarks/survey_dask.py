@@ -24,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from helpers import DaskCluster  # noqa: E402
+from helpers import DaskCluster  # type: ignore[import-not-found]  # noqa: E402  (tests/helpers.py)
 
 
 def rows(path: Path) -> list[tuple]:
