@@ -5,7 +5,6 @@ to a temporary file and renamed into place, never over a survey it reports."""
 from __future__ import annotations
 
 import csv
-import itertools
 import json
 from collections.abc import Sequence
 from pathlib import Path
@@ -13,7 +12,10 @@ from typing import Any
 
 from solver.service import comparison
 from solver.service.output import check_writable, replacing
-from solver.service.store import EXPORTED, Store, real_path, side_files
+from solver.service.store import ENGINES, EXPORTED, LIMITS, VERDICTS, Store, real_path, side_files, text_of
+
+#: The exported columns that stand for a code's text: their name, column and codes.
+_CODED = (("result", "verdict", VERDICTS), ("limit_hit", "limit_hit", LIMITS), ("engine", "engine", ENGINES))
 
 
 def columns_of(store: Store) -> tuple[str, ...]:
@@ -28,7 +30,7 @@ def columns_of(store: Store) -> tuple[str, ...]:
 def _expressions(store: Store, fields: dict[str, str]) -> list[str]:
     """The SQL of each export column (:func:`columns_of`), with ``fields``' SQL where it differs
     from :data:`EXPORTED`'s."""
-    sql = {**EXPORTED, **fields, store.key: f"deals.{store.key}", "deal": "lines.deal"}
+    sql = {**EXPORTED, store.key: f"deals.{store.key}", "deal": "lines.deal", **fields}
     return [sql[name] for name in columns_of(store)]
 
 
@@ -40,17 +42,14 @@ def _select(store: Store, columns: str) -> str:
 
 #: Each export column's SQL as CSV text and as a JSON value, where it differs from its plain value
 #: (NULL is an empty CSV field, JSON's null): a row is made whole by SQLite, one text each (a
-#: quarter less CPU than csv's writer over the values, measured on a million rows).
-_AS_CSV = {
-    "score_proven": "IIF(verdict != 2, 'True', 'False')",  # as csv wrote Python's bool
-    "seconds": "printf('%.6f', microseconds / 1e6)",  # to the microsecond, as stored
-}
+#: quarter less CPU than csv's writer over the values, measured on a million rows). Seconds are
+#: SQLite's text of the float (``6.5e-05``, as Python writes it), a third the CPU of printf's.
+_AS_CSV = {"score_proven": "IIF(verdict != 2, 'True', 'False')"}  # as csv wrote Python's bool
 _AS_JSON = {
     "score_proven": "IIF(verdict != 2, 'true', 'false')",
-    "seconds": "printf('%.6f', microseconds / 1e6)",
+    **{name: text_of(column, codes, quoted=True) for name, column, codes in _CODED},
+    "deal": "json_quote(lines.deal)",
 }
-#: The export columns that are text (quoted in JSON).
-_TEXT = {"result", "limit_hit", "engine", "deal"}
 
 
 def _lines(store: Store, kind: str) -> str:
@@ -63,8 +62,7 @@ def _lines(store: Store, kind: str) -> str:
         return _select(store, " || ',' || ".join(parts) + " || char(10)")
     parts = []
     for name, value in zip(columns, values):
-        written = f"json_quote({value})" if name in _TEXT else value
-        parts.append(f"'{'{' if not parts else ','}\"{name}\":' || IFNULL({written}, 'null')")
+        parts.append(f"'{',' if parts else '{'}\"{name}\":' || IFNULL({value}, 'null')")
     return _select(store, " || ".join(parts) + " || '}'")
 
 
@@ -72,13 +70,10 @@ def _write_lines(store: Store, sql: str, out: Any, separator: str = "") -> int:
     """Write each text ``sql`` gives, ``separator`` between them, in blocks of 10,000 (the rows are
     never all held); returns how many were written."""
     written = 0
-    cursor = store.each(sql)
-    while True:
-        block = list(itertools.islice(cursor, 10000))
-        if not block:
-            return written
+    for block in store.blocks(sql):
         out.write(("" if not written else separator) + separator.join(text for (text,) in block))
         written += len(block)
+    return written
 
 
 def exported(path: Path) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
