@@ -176,6 +176,9 @@ def test_any_command_line_ends_in_a_documented_way(line, noise, stdin):
     assert "Traceback" not in result.output, argv
     errors = result.stderr.splitlines()
     if result.exit_code in (2, 3):
+        if not [word for word in argv if word != "--debug"]:  # no command: the commands are listed first
+            assert errors[0].startswith("usage: patience")
+            errors = errors[-1:]
         assert errors and all(line.startswith("patience: error: ") for line in errors), (argv, result.stderr)
     if result.exit_code == 1:
         assert len(errors) == 1, (argv, result.stderr)
