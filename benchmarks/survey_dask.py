@@ -5,8 +5,9 @@ processes of one thread each on this machine's loopback address, started afresh 
     python benchmarks/survey_dask.py                       # nizhni-novgorod seeds 1-20000, 1 to 4 workers
     python benchmarks/survey_dask.py --preset self-working --seeds 1-5000 --workers 1 2
 
-Each run surveys the same seeds into a new file, timed from the command's start to its end
-(workers already connected; the time includes the parent storing every row). The rows of every
+Each run surveys the same seeds into a new file: its wall time from the command's start to its
+end (workers already connected), and the rate it says it solved at (its first chunk sent to its
+last row stored: the parent stores every row). The rows of every
 run are compared with those of --jobs 1: the same, whatever the workers. On a machine of two
 cores shared with others, more workers than cores share them: the load average is printed.
 """
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -32,12 +34,17 @@ def rows(path: Path) -> list[tuple]:
         return db.execute("SELECT seed, verdict, score, limit_hit, nodes FROM deals ORDER BY seed").fetchall()
 
 
-def survey(preset: str, seeds: str, out: Path, *how: str) -> float:
-    """Wall seconds of one survey command, run to its end."""
+def survey(preset: str, seeds: str, out: Path, *how: str) -> tuple[float, float]:
+    """Wall seconds of one survey command, run to its end (its start, connecting to the cluster
+    and closing included), and the deals per second it says it solved at (from its first chunk
+    sent to its last row stored)."""
     command = [str(Path(sys.executable).with_name("patience")), "survey", preset, "--seeds", seeds, "--out", str(out)]
     started = time.perf_counter()
-    subprocess.run([*command, "--no-progress", *how], check=True, stdout=subprocess.DEVNULL)
-    return time.perf_counter() - started
+    ran = subprocess.run([*command, "--no-progress", *how], check=True, capture_output=True, text=True)
+    wall = time.perf_counter() - started
+    said = re.search(r"\(([\d.]+) deals/s\)", ran.stdout)
+    assert said is not None, ran.stdout
+    return wall, float(said.group(1))
 
 
 def main() -> None:
@@ -51,20 +58,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="survey-dask-") as folder:
         base = Path(folder)
         print(f"{args.preset}, seeds {args.seeds} ({deals:,} deals); {os.cpu_count()} CPUs")
-        print(f"{'run':<22} {'wall s':>8} {'deals/s':>9} {'same rows':>10} {'load':>5}")
+        print(f"{'run':<22} {'wall s':>8} {'deals/s':>9} {'solving':>9} {'same rows':>10} {'load':>5}")
         reference = base / "jobs1.sqlite"
         runs = [("--jobs 1", reference, ["--jobs", "1"]), ("--jobs 2", base / "jobs2.sqlite", ["--jobs", "2"])]
         for name, out, how in runs:
-            wall = survey(args.preset, args.seeds, out, *how)
+            wall, rate = survey(args.preset, args.seeds, out, *how)
             same = rows(out) == rows(reference)
-            print(f"{name:<22} {wall:8.2f} {deals / wall:9.0f} {str(same):>10} {os.getloadavg()[0]:5.2f}")
+            print(f"{name:<22} {wall:8.2f} {deals / wall:9.0f} {rate:9.0f} {str(same):>10} {os.getloadavg()[0]:5.2f}")
         for count in args.workers:
             with DaskCluster(base / f"cluster{count}", count) as cluster:
                 out = base / f"dask{count}.sqlite"
-                wall = survey(args.preset, args.seeds, out, "--scheduler", cluster.address)
+                wall, rate = survey(args.preset, args.seeds, out, "--scheduler", cluster.address)
             same = rows(out) == rows(reference)
             name = f"dask, {count} worker{'s' if count > 1 else ''}"
-            print(f"{name:<22} {wall:8.2f} {deals / wall:9.0f} {str(same):>10} {os.getloadavg()[0]:5.2f}")
+            print(f"{name:<22} {wall:8.2f} {deals / wall:9.0f} {rate:9.0f} {str(same):>10} {os.getloadavg()[0]:5.2f}")
 
 
 if __name__ == "__main__":

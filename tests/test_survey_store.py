@@ -325,3 +325,33 @@ def test_fewest_redeals_of_a_game_without_redeals_is_refused_before_a_file_is_ma
     ran = run_cli("survey", "parlett", "--seeds", "1-3", "--fewest-redeals", "--out", str(out))
     assert ran.exit_code == 2 and "has none: leave it out" in error_line(ran)
     assert not out.exists()
+
+
+def test_no_report_or_export_holds_every_row(tmp_path, monkeypatch):
+    """The report, every export and both figures of a survey of 3,000 deals, with the store
+    refusing to give any of them every row at once: no query's answer longer than 1,000 rows,
+    no block longer than 10,000, and never the rows as records (as the Python API iterates them)."""
+    pytest.importorskip("matplotlib")
+    path = made(tmp_path / "s.sqlite", [(1, 3000)], list(range(1, 3001)))
+    query, blocks = Store.query, Store.blocks
+
+    def short_query(self, sql, parameters=()):
+        found = query(self, sql, parameters)
+        assert len(found) <= 1000, sql
+        return found
+
+    def short_blocks(self, sql, size=10000):
+        assert size <= 10000
+        yield from blocks(self, sql, size)
+
+    def every_row(self):
+        raise AssertionError("a report read every row as a record")
+
+    monkeypatch.setattr(Store, "query", short_query)
+    monkeypatch.setattr(Store, "blocks", short_blocks)
+    monkeypatch.setattr(Store, "rows", every_row)
+    exports = ["--csv", "d.csv", "--json", "d.json", "--summary-csv", "s.csv", "--plot", "p.png", "--plot-cpu", "c.png"]
+    ran = run_cli("report", str(path), *(str(tmp_path / a) if "." in a else a for a in exports))
+    assert ran.exit_code == 0, ran.output
+    assert len((tmp_path / "d.csv").read_text().splitlines()) == 3001
+    assert len(json.loads((tmp_path / "d.json").read_text())["rows"]) == 3000
