@@ -235,19 +235,26 @@ def graphs(draw, acyclic=False):
 
 #: Parlett under a small node limit: a quick mix of won, lost and unknown deals.
 SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES = "accordion", "parlett", 2000
+
+
 #: The columns two runs of one survey must agree on: everything but CPU seconds and table bytes.
 #: The key comes first: the seed, or in a survey of a file of deals, the line.
-SURVEY_COMPARED = (
-    "COALESCE(seed, line), game, variant, options, deal, result, score, score_proven, limit_hit, nodes, solver_version"
-)
-
-
 def survey_table(path: Any) -> list[tuple[Any, ...]]:
-    """A survey file's deals, by seed (or line), as far as runs must agree on them."""
+    """A survey file's deals, by seed (or line), as far as runs must agree on them: the key, game,
+    variant, options, deal, result, score, score_proven, limit_hit, nodes and solver version."""
     import sqlite3
+    from pathlib import Path
 
-    with sqlite3.connect(path) as db:
-        return list(db.execute(f"SELECT {SURVEY_COMPARED} FROM deals ORDER BY COALESCE(seed, line)"))
+    from solver.service.store import Store
+
+    # Opened to write first, as a rerun opens it: after a kill -9 SQLite then recovers the -wal's
+    # last commit, which a read-only connection trusting the dead writer's -shm index may miss.
+    sqlite3.connect(path).execute("SELECT COUNT(*) FROM deals").connection.close()
+    store = Store(Path(path))
+    try:
+        return [(row.seed if row.line is None else row.line, *row[1:10], row.solver_version) for row in store.rows()]
+    finally:
+        store.close()
 
 
 def survey_args(out: Any, seeds: Any, *extra: str) -> list[str]:
@@ -327,3 +334,85 @@ def wilson_by_bisection(won: int, n: int, z: float = 1.959963984540054) -> tuple
         return (inside + beyond) / 2
 
     return root(observed, 0.0), root(observed, 1.0)
+
+
+class DaskCluster:
+    """A Dask scheduler and its workers, each a process of its own started as a user would (``dask
+    scheduler``, ``dask worker``) on this machine's loopback address, one thread a worker and no
+    nanny (so that a worker killed stays dead). A context manager: everything it started is
+    stopped on leaving, by process number."""
+
+    def __init__(self, folder: Any, workers: int) -> None:
+        from pathlib import Path
+
+        self.folder, self.count = Path(folder), workers
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.file = self.folder / "scheduler.json"
+        self.scheduler: Any = None
+        self.workers: list[Any] = []
+
+    def __enter__(self) -> DaskCluster:
+        import json
+        import subprocess
+        import sys
+        import time
+        from pathlib import Path
+
+        dask = str(Path(sys.executable).with_name("dask"))
+        quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+        self.scheduler = subprocess.Popen(
+            [dask, "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard", "--scheduler-file",
+             str(self.file)], **quiet,
+        )  # fmt: skip
+        deadline = time.monotonic() + 60
+        while not self.file.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert self.file.exists(), "the Dask scheduler did not start"
+        self.address = json.loads(self.file.read_text())["address"]
+        for _ in range(self.count):
+            self.workers.append(
+                subprocess.Popen(
+                    [
+                        dask,
+                        "worker",
+                        "--scheduler-file",
+                        str(self.file),
+                        "--nthreads",
+                        "1",
+                        "--no-nanny",
+                        "--no-dashboard",
+                        "--host",
+                        "127.0.0.1",
+                        "--death-timeout",
+                        "60",
+                    ],
+                    **quiet,
+                )  # fmt: skip
+            )
+        from distributed import Client
+
+        with Client(self.address, timeout="60s") as client:
+            client.wait_for_workers(self.count, timeout=60)
+        return self
+
+    def kill_worker(self) -> None:
+        """``kill -9`` the first worker that is still running."""
+        import signal
+
+        for worker in self.workers:
+            if worker.poll() is None:
+                worker.send_signal(signal.SIGKILL)
+                worker.wait(timeout=30)
+                return
+
+    def __exit__(self, *_: object) -> None:
+        for process in [*self.workers, self.scheduler]:
+            if process is not None and process.poll() is None:
+                process.terminate()
+        for process in [*self.workers, self.scheduler]:
+            if process is not None:
+                try:
+                    process.wait(timeout=20)
+                except Exception:  # noqa: BLE001 - one that will not end is killed
+                    process.kill()
+                    process.wait(timeout=10)

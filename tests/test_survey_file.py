@@ -82,8 +82,10 @@ def test_rows_are_keyed_by_line_and_hold_what_the_seeds_survey_holds(seeded, sur
     out = surveyed[1]
     assert survey_table(out) == seeded
     with sqlite3.connect(out) as db:
-        assert db.execute("SELECT COUNT(*) FROM deals WHERE seed IS NOT NULL OR line IS NULL").fetchone() == (0,)
+        assert [name for (name,) in db.execute("SELECT name FROM pragma_table_info('deals')")][0] == "line"
         assert dict(db.execute("SELECT key, value FROM survey"))["key"] == "line"
+        # each line's deal is kept once, in the lines table, not in the rows
+        assert db.execute("SELECT line, deal FROM lines ORDER BY line").fetchall() == [(r[0], r[4]) for r in seeded]
 
 
 def test_comments_and_blank_lines_keep_their_numbers(seeded, tmp_path):
@@ -249,21 +251,6 @@ def test_a_report_of_a_file_survey_names_deals_by_line(seeded, surveyed):
     assert document["survey"]["key"] == "line" and document["lines"] == {"min": 1, "max": COUNT}
     assert "seeds" not in document and all("line" in r and "seed" not in r for r in document["rows"])
     assert all("line" in r for r in document["slowest"])
-
-
-def test_a_survey_of_seeds_written_before_files_resumes_and_reports_as_before(seeded, tmp_path):
-    """A 0.3.0 survey file: no line column, no key in its settings."""
-    out = tmp_path / "old.sqlite"
-    run_survey(SPEC, parse_seeds("1-5"), out)
-    with sqlite3.connect(out) as db:
-        db.execute("ALTER TABLE deals DROP COLUMN line")
-    header = run_cli("report", str(out), "--csv", "-").stdout.splitlines()[0]
-    assert header.split(",")[0] == "seed" and "line" not in header.split(",")
-    resumed = run_cli(*survey_args(out, "1-10"))
-    assert resumed.exit_code == 0 and "(5 already there" in resumed.stdout
-    assert survey_table(out) == seeded[:10]
-    document = json.loads(run_cli("report", str(out), "--json", "-").stdout)
-    assert document["survey"]["key"] == "seed" and document["seeds"] == {"min": 1, "max": 10}
 
 
 # ----------------------------------------------------------------------------- Python

@@ -18,8 +18,8 @@ from hypothesis import strategies as st
 
 from solver.service.report import summarize
 from solver.service.stats import nearest_rank, rate_range, wilson
-from solver.service.store import Row, Store
-from solver.service.survey import SurveySpec, Tally
+from solver.service.store import Row, Store, encode
+from solver.service.survey import Batch, SurveySpec, Tally
 
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)
 
@@ -50,8 +50,8 @@ def synthetic(path: Path, counts: dict[str, int], spec: SurveySpec = SPEC) -> li
                     "0",
                 )
             )
-    store = Store(path, identity)
-    store.add(rows)
+    store = Store(path, identity, requested=[(1, seed)] if seed else ())
+    store.add(encode(row) for row in rows)
     store.close()
     return rows
 
@@ -241,9 +241,17 @@ def test_surveys_compared_side_by_side(mixed, decided):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     what, found = lines[:3], lines[4:7]
-    assert what[0].split() == ["#", "survey", "rules", "deals"] and lines[3] == ""
-    assert what[1].split() == ["1", str(mixed[0]), "accordion", "(parlett)", "100"]
-    assert what[2].split() == ["2", str(decided[0]), "baroness", "(baroness)", "300"]
+    assert what[0].split() == ["#", "survey", "rules", "limits", "deals"] and lines[3] == ""
+    assert what[1].split() == [
+        "1",
+        str(mixed[0]),
+        "accordion",
+        "(parlett)",
+        f"max_nodes={SURVEY_NODES}",
+        "max_memory=2G",
+        "100",
+    ]
+    assert what[2].split() == ["2", str(decided[0]), "baroness", "(baroness)", "max_nodes=2000", "max_memory=2G", "300"]
     assert found[0].split() == [
         "#",
         "won",
@@ -251,19 +259,21 @@ def test_surveys_compared_side_by_side(mixed, decided):
         "unknown",
         "win",
         "rate",
+        "(95%",
+        "range)",
         "sheinwold",
-        "CPU",
-        "s",
-        "mean",
-        "p99",
-        "max",
+        "(95%",
+        "range)",
     ]
     low, high = rate_range(37, 13, 100)
     first, second = found[1].split(), found[2].split()
-    assert first[:4] == ["1", "37", "50", "13"] and first[4] == f"{100 * low:.2f}%-{100 * high:.2f}%"
-    assert first[-3:] == ["0.0505", "0.0990", "0.1000"]
-    assert second[:4] == ["2", "26", "274", "0"] and second[5] == "-"  # no Sheinwold win in Baroness
-    assert lines[7].startswith("rates: 95% ranges")
+    assert first[:4] == ["1", "37", "50", "13"]
+    assert first[4:6] == ["37.00%", f"({100 * low:.2f}-{100 * high:.2f}%)"]  # the point rate, its range beside
+    assert second[:4] == ["2", "26", "274", "0"] and second[6] == "-"  # no Sheinwold win in Baroness
+    took = lines[8:11]
+    assert took[0].split() == ["#", "CPU", "s", "mean", "p99", "max", "engine"] and lines[7] == ""
+    assert took[1].split() == ["1", "0.0505", "0.0990", "0.1000", "python"]
+    assert lines[11].startswith("rates: share found (95% range:")
     assert all(len(line) <= 80 for line in lines[3:])  # the first table is as wide as its file names
 
 
@@ -314,7 +324,7 @@ def test_csv_of_several_surveys_is_their_comparison_and_of_one_its_deals(mixed, 
 
 def test_the_tally_counts_stored_and_new_deals_by_verdict():
     tally = Tally(total=10, skipped_results={"won": 1, "unknown": 2})
-    tally.note([synthetic_row("won"), synthetic_row("lost")])
+    tally.note(Batch("0", "{}", [encode(synthetic_row("won")), encode(synthetic_row("lost"))]))
     assert [tally.stored(verdict) for verdict in ("won", "lost", "unknown")] == [2, 1, 2]
     assert (tally.skipped, tally.solved) == (3, 2)
 

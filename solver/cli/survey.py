@@ -18,6 +18,7 @@ from solver.cli.options import (
     file_name,
     file_or_dash,
     path,
+    switch,
     whole,
 )
 
@@ -41,6 +42,7 @@ def survey_command(
     max_memory: str = "2G",
     scheduler: str | None = None,
     progress: bool | None = None,
+    fewest_redeals: bool = False,
 ) -> int:
     """Solve every seed of a range (--seeds), or every deal of a file (--file), under per-deal
     limits; store one row per deal in SQLite (resumable).
@@ -70,7 +72,7 @@ def survey_command(
         raise UsageError("--scheduler '' is empty: give the scheduler's address, e.g. tcp://host:8786")
     worker_count(jobs)
     spans = None if seeds is None else parse_seeds(seeds)
-    spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory))
+    spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory), fewest_redeals)
     setup = spec.setup()  # report a bad game, variant or option before touching the file
     if spans is None:
         assert file is not None, "exactly one of --seeds and --file is given"
@@ -197,6 +199,11 @@ COMMANDS = (
             ),
             *RULES,
             *LIMITS,
+            switch(
+                "--fewest-redeals",
+                "fewest_redeals",
+                "Find each win with the fewest passes through the stock (IDA*), stored as its redeals.",
+            ),
             Argument(
                 ("--scheduler",),
                 "scheduler",

@@ -6,37 +6,88 @@ from __future__ import annotations
 
 import csv
 import json
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from solver.service import comparison
 from solver.service.output import check_writable, replacing
-from solver.service.store import COLUMNS, KEYS, Store, real_path, side_files
+from solver.service.store import ENGINES, EXPORTED, LIMITS, VERDICTS, Store, real_path, side_files, text_of
+
+#: The exported columns that stand for a code's text: their name, column and codes.
+_CODED = (("result", "verdict", VERDICTS), ("limit_hit", "limit_hit", LIMITS), ("engine", "engine", ENGINES))
+
+
+def columns_of(store: Store) -> tuple[str, ...]:
+    """The columns of a survey's per-deal export: its key (``seed`` or ``line``), what varies from
+    deal to deal, ``redeals`` in a fewest-redeals survey, and in a survey of a file each line's
+    ``deal`` (a seed's deal is the seed's: ``patience solve GAME --seed N`` deals it). What every
+    row shares (game, variant, options, solver version) is the summary's, not repeated."""
+    varying = [name for name in EXPORTED if name != "redeals" or "fewest_redeals" in store.meta]
+    return (store.key, *varying, *(("deal",) if store.key == "line" else ()))
+
+
+def _expressions(store: Store, fields: dict[str, str]) -> list[str]:
+    """The SQL of each export column (:func:`columns_of`), with ``fields``' SQL where it differs
+    from :data:`EXPORTED`'s."""
+    sql = {**EXPORTED, store.key: f"deals.{store.key}", "deal": "lines.deal", **fields}
+    return [sql[name] for name in columns_of(store)]
+
+
+def _select(store: Store, columns: str) -> str:
+    """The SQL reading ``columns`` of every deal of ``store``, in key order."""
+    joined = " JOIN lines ON lines.line = deals.line" if store.key == "line" else ""
+    return f"SELECT {columns} FROM deals{joined} ORDER BY deals.{store.key}"
+
+
+#: Each export column's SQL as CSV text and as a JSON value, where it differs from its plain value
+#: (NULL is an empty CSV field, JSON's null): a row is made whole by SQLite, one text each (a
+#: quarter less CPU than csv's writer over the values, measured on a million rows). Seconds are
+#: SQLite's text of the float (``6.5e-05``, as Python writes it), a third the CPU of printf's.
+_AS_CSV = {"score_proven": "IIF(verdict != 2, 'True', 'False')"}  # as csv wrote Python's bool
+_AS_JSON = {
+    "score_proven": "IIF(verdict != 2, 'true', 'false')",
+    **{name: text_of(column, codes, quoted=True) for name, column, codes in _CODED},
+    "deal": "json_quote(lines.deal)",
+}
+
+
+def _lines(store: Store, kind: str) -> str:
+    """SQL giving every deal of ``store`` as one line of text: CSV (``kind`` ``csv``) or a JSON
+    object (``json``), ending in a newline."""
+    columns = columns_of(store)
+    values = _expressions(store, _AS_CSV if kind == "csv" else _AS_JSON)
+    if kind == "csv":
+        parts = [f"IFNULL({value}, '')" for value in values]
+        return _select(store, " || ',' || ".join(parts) + " || char(10)")
+    parts = []
+    for name, value in zip(columns, values):
+        parts.append(f"'{',' if parts else '{'}\"{name}\":' || IFNULL({value}, 'null')")
+    return _select(store, " || ".join(parts) + " || '}'")
+
+
+def _write_lines(store: Store, sql: str, out: Any, separator: str = "") -> int:
+    """Write each text ``sql`` gives, ``separator`` between them, in blocks of 10,000 (the rows are
+    never all held); returns how many were written."""
+    written = 0
+    for block in store.blocks(sql):
+        out.write(("" if not written else separator) + separator.join(text for (text,) in block))
+        written += len(block)
+    return written
 
 
 def exported(path: Path) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
-    """The columns and every stored deal as an export record, by seed or line (options as an
-    object, score_proven a bool). The first column is the key, ``seed`` or ``line`` (the other is
-    not exported); ``redeals`` is exported only by fewest-redeals surveys, where it is filled."""
-    with _records(path) as (columns, records):
-        return columns, list(records)
-
-
-@contextmanager
-def _records(path: Path) -> Iterator[tuple[tuple[str, ...], Iterator[dict[str, Any]]]]:
-    """:func:`exported`'s columns and records, read from the open file as they are consumed."""
+    """The columns and every stored deal as an export record, by seed or line (see
+    :func:`columns_of`): for a few deals, from Python; the exports stream instead."""
     store = Store(path)
     try:
-        others = (c for c in COLUMNS if c not in KEYS and (c != "redeals" or "fewest_redeals" in store.meta))
-        columns = (store.key, *others)
-        yield (
-            columns,
-            ({c: value for c, value in row.record().items() if c in columns} for row in store.rows()),
-        )
+        columns = columns_of(store)
+        records = [dict(zip(columns, row)) for row in store.each(_select(store, ", ".join(_expressions(store, {}))))]
     finally:
         store.close()
+    for record in records:
+        record["score_proven"] = bool(record["score_proven"])
+    return columns, records
 
 
 def check_targets(sources: Sequence[Path], targets: dict[str, str | None]) -> None:
@@ -52,13 +103,15 @@ def check_targets(sources: Sequence[Path], targets: dict[str, str | None]) -> No
 
 
 def write_csv(path: Path, target: str) -> None:
-    """One line per deal; options as JSON in one column."""
-    with _records(path) as (columns, records), replacing(target) as out:
-        writer = csv.writer(out)
-        writer.writerow(columns)
-        for record in records:
-            record["options"] = json.dumps(record["options"], sort_keys=True)
-            writer.writerow(["" if record[c] is None else record[c] for c in columns])
+    """One line per deal (see :func:`columns_of`), each made by SQLite as it is read: the rows
+    never held in memory (about 2 CPU s a million deals)."""
+    store = Store(path)
+    try:
+        with replacing(target) as out:
+            out.write(",".join(columns_of(store)) + "\n")
+            _write_lines(store, _lines(store, "csv"), out)
+    finally:
+        store.close()
 
 
 def write_summary_csv(summaries: Sequence[dict[str, Any]], target: str) -> None:
@@ -72,12 +125,20 @@ def write_summary_csv(summaries: Sequence[dict[str, Any]], target: str) -> None:
 
 
 def write_json(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target: str) -> None:
-    """One survey: its summary plus every deal, as one object. Several: an array of their
-    summaries, one object per survey (strict JSON either way: no NaN or infinity)."""
-    if len(summaries) == 1:
-        document: Any = {**summaries[0], "rows": exported(paths[0])[1]}
-    else:
-        document = list(summaries)
-    text = json.dumps(document, indent=1, allow_nan=False)
-    with replacing(target) as out:
-        out.write(text + "\n")
+    """One survey: its summary plus every deal (``rows``, one object a line, each made by SQLite:
+    the rows never held in memory). Several: an array of their summaries, one object per survey.
+    Strict JSON either way: no NaN or infinity."""
+    if len(summaries) != 1:
+        with replacing(target) as out:
+            out.write(json.dumps(list(summaries), indent=1, allow_nan=False) + "\n")
+        return
+    head = json.dumps({**summaries[0], "rows": []}, indent=1, allow_nan=False)
+    head = head[: head.rindex("[]")]  # the summary, up to its last field's empty list of rows
+    store = Store(paths[0])
+    try:
+        with replacing(target) as out:
+            out.write(head + "[\n")
+            _write_lines(store, _lines(store, "json"), out, ",\n")
+            out.write("\n ]\n}\n")
+    finally:
+        store.close()

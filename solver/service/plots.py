@@ -4,8 +4,6 @@ and the win rates of several surveys side by side. Every rate is drawn as its 95
 
 from __future__ import annotations
 
-import math
-from array import array
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -98,7 +96,14 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
     step = label_step(len(ticks))
     labels = [str(score) if score % step == 0 else "" for score in ticks] + (["none"] if None in by_score else [])
     keys = [*ticks, *([None] if None in by_score else [])]
-    figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
+    redeals = summary.get("redeals") or {}
+    if redeals.get("won"):  # a fewest-redeals survey: its wins by their redeals, beneath
+        figure, (axes, beneath) = plt.subplots(
+            2, 1, figsize=(8, 7.5), layout="constrained", gridspec_kw={"height_ratios": [3, 2]}
+        )
+        _redeal_bars(beneath, redeals)
+    else:
+        figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
     try:
         bottom = [0] * len(keys)
         for verdict in VERDICTS:
@@ -140,6 +145,27 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
         plt.close(figure)
 
 
+def _redeal_bars(axes: Any, redeals: dict[str, Any]) -> None:
+    """A fewest-redeals survey's wins by their redeals: the proven fewest solid, those a limit
+    stopped the search for a cheaper win of hatched (the fewest may be lower)."""
+    from matplotlib.ticker import MaxNLocator
+
+    histogram = redeals["histogram"]
+    places = [row["redeals"] for row in histogram]  # at their values: a count no win needs is a gap
+    proven = [row["proven"] for row in histogram]
+    found = [row["deals"] - row["proven"] for row in histogram]
+    axes.bar(places, proven, color=_COLOURS["won"], label="fewest proven", edgecolor="white", linewidth=0.5)
+    if any(found):
+        axes.bar(places, found, bottom=proven, color=_COLOURS["unknown"], hatch="//", edgecolor="white",
+                 linewidth=0.5, label="found, not proven fewest")  # fmt: skip
+    axes.set_xticks(places, [str(row["redeals"]) for row in histogram])
+    axes.set_xlabel("redeals of the win with the fewest")
+    axes.set_ylabel("deals won")
+    axes.yaxis.set_major_locator(MaxNLocator(integer=True))
+    title = f"fewest redeals of {redeals['won']} wins: mean {redeals['mean']:.2f}, most {redeals['max']}"
+    axes.legend(loc="upper left", bbox_to_anchor=(1.01, 1), fontsize=8, title=title, title_fontsize=8)
+
+
 #: The most score labels under a figure's bars: more ran together at the figure's width.
 MOST_LABELS = 20
 
@@ -157,18 +183,25 @@ def label_step(scores: int) -> int:
 
 def plot_cpu(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target: str, dpi: int) -> None:
     """The CPU seconds per deal on a log axis: one survey's deals stacked by verdict, or each of
-    several surveys' as its own outline."""
+    several surveys' as its own outline. The deals are counted by bin in SQL: none is held."""
     plt = pyplot()
-    times = [_seconds(path) for path in paths]
-    everything = [value for survey in times for values in survey.values() for value in values]
-    edges = _log_edges(min(everything, default=_SHORTEST), max(everything, default=_SHORTEST))
+    counts = [_cpu_bins(path) for path in paths]
+    steps = [step for survey in counts for bins in survey.values() for step in bins]
+    first, last = (min(steps), max(steps) + 1) if steps else (0, 1)
+    edges = [_PER_MICROSECOND * 10 ** (step / _PER_DECADE) for step in range(first, last + 1)]
+    middles = [(low * high) ** 0.5 for low, high in zip(edges, edges[1:])]
+
+    def weights(bins: dict[int, int]) -> list[int]:
+        return [bins.get(step, 0) for step in range(first, last)]
+
     figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
     try:
         if len(paths) == 1:
-            present = [verdict for verdict in VERDICTS if times[0][verdict]]
+            present = [verdict for verdict in VERDICTS if counts[0].get(verdict)]
             axes.hist(
-                [times[0][verdict] for verdict in present],
+                [middles] * len(present),
                 bins=edges,
+                weights=[weights(counts[0][verdict]) for verdict in present],
                 stacked=True,
                 color=[_COLOURS[verdict] for verdict in present],
                 label=present,
@@ -181,77 +214,114 @@ def plot_cpu(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target:
                 for name, value, style in marks:
                     axes.axvline(max(value, _SHORTEST), color="#444444", linestyle=style, linewidth=1, label=name)
             axes.set_title(f"{_name(summary['survey'])}: CPU seconds per deal ({summary['deals']} deals)", fontsize=10)
+            axes.legend(fontsize=8)
         else:
-            for summary, survey in zip(summaries, times):
+            for place, (summary, survey) in enumerate(zip(summaries, counts)):
+                total: dict[int, int] = {}
+                for bins in survey.values():
+                    for step, count in bins.items():
+                        total[step] = total.get(step, 0) + count
+                colour, style = _distinct(place, len(summaries))
                 axes.hist(
-                    [v for values in survey.values() for v in values],
+                    middles,
                     bins=edges,
+                    weights=weights(total),
                     histtype="step",
+                    color=colour,
+                    linestyle=style,
+                    linewidth=1.2,
                     label=_label(summary, summaries),
                 )
             axes.set_title(f"CPU seconds per deal, {len(paths)} surveys", fontsize=10)
+            # Beside the axes: fifteen surveys' names covered the outlines.
+            axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
         axes.set_xscale("log")
         axes.set_xlabel("CPU seconds per deal (log scale)")
         axes.set_ylabel("deals")
-        axes.legend(fontsize=8)
         _save(figure, "--plot-cpu", target, dpi)
     finally:
         plt.close(figure)
 
 
-def _seconds(path: Path) -> dict[str, array[float]]:
-    """Each deal's CPU seconds by verdict, read as the rows go by (no more than 8 bytes a deal)."""
-    found: dict[str, array[float]] = {verdict: array("d") for verdict in VERDICTS}
+#: Bins of the CPU figure a factor of ten; the seconds are stored in microseconds.
+_PER_DECADE, _PER_MICROSECOND = 10, 1e-6
+
+
+def _cpu_bins(path: Path) -> dict[str, dict[int, int]]:
+    """A survey's deals counted by verdict and by bin of CPU seconds (bin ``k`` from
+    10**(k/10) microseconds): one pass over the rows, each a small integer counted as it goes
+    by (SQLite's GROUP BY would sort them all first: twice the CPU, measured)."""
+    from collections import Counter
+
     store = Store(path)
     try:
-        for result, seconds in store.each("SELECT result, MAX(seconds, ?) FROM deals", (_SHORTEST,)):
-            found.setdefault(result, array("d")).append(seconds)
+        counted = Counter(
+            store.each(f"SELECT CAST(log10(MAX(microseconds, 1)) * {_PER_DECADE} AS INTEGER) * 3 + verdict FROM deals")
+        )
     finally:
         store.close()
+    found: dict[str, dict[int, int]] = {}
+    for (code,), count in counted.items():
+        found.setdefault(VERDICTS[code % 3], {})[code // 3] = count
     return found
 
 
-def _log_edges(shortest: float, longest: float, per_decade: int = 10) -> list[float]:
-    """Bin edges spaced evenly on a log axis, ``per_decade`` to a factor of ten, covering both ends."""
-    first = math.floor(math.log10(shortest) * per_decade)
-    last = max(first + 1, math.ceil(math.log10(longest) * per_decade))
-    return [10 ** (step / per_decade) for step in range(first, last + 1)]
+def _distinct(place: int, count: int) -> tuple[Any, str]:
+    """The colour and line style of the ``place``-th of ``count`` surveys drawn together: ten
+    colours of matplotlib's tab10, then again dashed, then dotted (fifteen stay apart)."""
+    from matplotlib import color_sequences
+
+    colours = color_sequences["tab10"]
+    return colours[place % len(colours)], ("-", "--", ":")[(place // len(colours)) % 3]
 
 
 def plot_rates(summaries: Sequence[dict[str, Any]], target: str, dpi: int) -> None:
-    """The surveys' win rates side by side, each as its 95% range (the Wilson interval when no
-    deal is unknown) with the share of deals won marked, and the threshold win beside it; the
-    ranges are written under each survey's name."""
+    """The surveys' win rates one under another, each as its 95% range (the Wilson interval when
+    no deal is unknown) with the share of deals won marked, and the threshold win beside it; each
+    survey's name on the left, its rates and ranges written on the right. Drawn across, so that
+    fifteen surveys fit a page's width with their names whole."""
     plt = pyplot()
     from matplotlib.ticker import PercentFormatter
 
-    figure, axes = plt.subplots(figsize=(max(6, 1.6 * len(summaries) + 2), 5), layout="constrained")
+    count = len(summaries)
+    thresholds = any(_rate("threshold", summary) for summary in summaries)
+    per = 0.5 if thresholds else 0.36  # inches a survey: room for a second line of ranges
+    figure, axes = plt.subplots(figsize=(8, 1.3 + per * count), layout="constrained")
     try:
-        labels = [[_label(summary, summaries)] for summary in summaries]
-        for name, colour, shift in (("win", "#3a7d44", 0.0), ("threshold", "#a03030", 0.2)):
-            legend: str | None = None
-            for place, summary in enumerate(summaries):
+        names, ranges = [], []
+        for place, summary in enumerate(summaries):
+            names.append(_label(summary, summaries))
+            written = []
+            for name, colour, shift in (("win", "#3a7d44", 0.0), ("threshold", "#a03030", 0.22)):
                 rate = _rate(name, summary)
                 if rate is None:
                     continue
                 title, short, point, low, high = rate
                 axes.errorbar(
-                    place + shift,
                     point,
-                    yerr=[[max(0.0, point - low)], [max(0.0, high - point)]],  # rounding: low may pass 0/n
+                    place + shift,
+                    xerr=[[max(0.0, point - low)], [max(0.0, high - point)]],  # rounding: low may pass 0/n
                     fmt="o",
+                    markersize=4,
                     color=colour,
-                    capsize=4,
-                    label=None if legend == title else title,
+                    capsize=3,
+                    label=title if place == next(i for i, s in enumerate(summaries) if _rate(name, s)) else None,
                 )
-                legend = title
-                labels[place].append(f"{short}: {percent(low)}\u2013{percent(high)}")
-        axes.set_xticks(range(len(summaries)), ["\n".join(label) for label in labels], fontsize=7)
-        axes.set_xlim(-0.5, len(summaries) - 0.3)
-        axes.set_ylim(bottom=0, top=1.03)
-        axes.set_yticks([step / 10 for step in range(11)])
-        axes.yaxis.set_major_formatter(PercentFormatter(1.0))
-        axes.set_ylabel("share of deals (bars: 95% range)")
+                written.append(f"{short} {percent(point)} ({percent(low)[:-1]}\u2013{percent(high)})")
+            ranges.append("\n".join(written) or "no deal")
+        axes.set_yticks(range(count), names, fontsize=8)
+        axes.set_ylim(count - 0.5, -0.6)  # the first survey on top
+        axes.set_xlim(-0.015, 1.015)  # room for a dot at 0% or 100%, whole
+        axes.set_xticks([step / 10 for step in range(11)])
+        axes.xaxis.set_major_formatter(PercentFormatter(1.0))
+        axes.tick_params(axis="x", labelsize=8)
+        axes.grid(axis="x", color="#dddddd", linewidth=0.6)
+        axes.set_axisbelow(True)
+        axes.set_xlabel("share of deals (dot: share found; bar: 95% range)", fontsize=9)
+        right = axes.twinx()
+        right.set_ylim(axes.get_ylim())
+        right.set_yticks(range(count), ranges, fontsize=7)
+        right.tick_params(axis="y", length=0)
         figure.legend(loc="outside upper center", ncols=2, fontsize=8)
         _save(figure, "--plot", target, dpi)
     finally:

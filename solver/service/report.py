@@ -14,14 +14,16 @@ from rulesets.family import spell
 from solver.service.errors import SurveyError
 from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import nearest_rank, rate_range, wilson
+from solver.service.store import VERDICTS as STORED_VERDICTS
 from solver.service.store import Store
 
-#: The verdicts, in the order reports list them.
-VERDICTS = ("won", "lost", "unknown")
+#: The verdicts, in the order reports list them (a stored row's code is the index).
+VERDICTS = STORED_VERDICTS
 
 
 def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
-    """The report of a survey file as a JSON-ready dict (aggregated in SQL: fine for millions of rows).
+    """The report of a survey file as a JSON-ready dict, aggregated in SQL: a few passes over the
+    rows, none held in memory (about 2 s a million deals).
 
     ``slowest`` deals are listed (0 or more; more than there are lists them all). The file is only
     read, so a read-only one serves as well.
@@ -30,32 +32,37 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
         raise SurveyError(f"--slowest must be 0 or more, not {slowest}")
     store = Store(path)
     try:
-        deals, won, lost, unknown, proven, nodes, seconds, max_seconds = store.query(
-            "SELECT COUNT(*), COALESCE(SUM(result='won'),0), COALESCE(SUM(result='lost'),0), "
-            "COALESCE(SUM(result='unknown'),0), COALESCE(SUM(score_proven),0), TOTAL(nodes), "
-            "COALESCE(SUM(seconds),0), COALESCE(MAX(seconds),0) FROM deals"
+        deals, won, lost, unknown, nodes, micros, most, native = store.query(
+            "SELECT COUNT(*), COALESCE(SUM(verdict = 0), 0), COALESCE(SUM(verdict = 1), 0), "
+            "COALESCE(SUM(verdict = 2), 0), TOTAL(nodes), TOTAL(microseconds), COALESCE(MAX(microseconds), 0), "
+            "COALESCE(SUM(engine = 1), 0) FROM deals"
         )[0]
+        proven = won + lost  # a score is the proven minimum unless a limit left the deal unknown
         histogram = [
             dict(zip(("score", "deals", "proven", *VERDICTS), row))
             for row in store.query(
-                "SELECT score, COUNT(*), SUM(score_proven), SUM(result='won'), SUM(result='lost'), "
-                "SUM(result='unknown') FROM deals GROUP BY score ORDER BY score IS NULL, score"
+                "SELECT score, COUNT(*), SUM(verdict != 2), SUM(verdict = 0), SUM(verdict = 1), "
+                "SUM(verdict = 2) FROM deals GROUP BY score ORDER BY score IS NULL, score"
             )
         ]
         key = store.key  # seed, or line in a survey of a file of deals
         p99 = store.query(  # counted from the top: SQLite then sorts only the slowest 1%, not every deal
-            "SELECT seconds FROM deals ORDER BY seconds DESC LIMIT 1 OFFSET ?",
+            "SELECT microseconds FROM deals ORDER BY microseconds DESC LIMIT 1 OFFSET ?",
             (max(0, deals - 1 - nearest_rank(deals, 0.99)),),
         )
         slow = [
-            dict(zip((key, "result", "score", "nodes", "seconds"), row))
-            for row in store.query(
-                f"SELECT {key}, result, score, nodes, seconds FROM deals ORDER BY seconds DESC, {key} LIMIT ?",
+            dict(zip((key, "result", "score", "nodes", "seconds"), (number, VERDICTS[verdict], score, n, t / 1e6)))
+            for number, verdict, score, n, t in store.query(
+                f"SELECT {key}, verdict, score, nodes, microseconds FROM deals "
+                f"ORDER BY microseconds DESC, {key} LIMIT ?",
                 (min(slowest, MAX_SURVEY_SEED),),
             )
         ]
         first, last = store.query(f"SELECT MIN({key}), MAX({key}) FROM deals")[0]
+        requested = store.coverage()
+        redeals = _redeals(store) if "fewest_redeals" in store.meta else None
         nodes = int(nodes)  # summed as a float (TOTAL): a sum of integers past 2**63 is an SQLite error
+        seconds = micros / 1e6
         meta = store.meta
     finally:
         store.close()
@@ -65,6 +72,8 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
         "survey": _settings(path, meta, family) | {"key": key},
         "deals": deals,
         f"{key}s": {"min": first, "max": last},
+        "requested": requested,
+        "engines": {"native": native, "python": deals - native},
         "won": won,
         "lost": lost,
         "unknown": unknown,
@@ -77,14 +86,36 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
         "nodes": nodes,
         "cpu_seconds": seconds,
         "mean_seconds": seconds / deals if deals else None,
-        "p99_seconds": p99[0][0] if p99 else None,
-        "max_seconds": max_seconds,
+        "p99_seconds": p99[0][0] / 1e6 if p99 else None,
+        "max_seconds": most / 1e6,
         "histogram": histogram,
         "slowest": slow,
     }
+    if redeals is not None:
+        summary["redeals"] = redeals
     if family is not None and family.threshold is not None:
         summary["threshold"] = _threshold(family.threshold, histogram, deals)
     return summary
+
+
+def _redeals(store: Store) -> dict[str, Any]:
+    """A fewest-redeals survey's wins by their redeals: how many, how many proven fewest (no
+    limit stopped the search for a cheaper win), their mean and most, and the distribution."""
+    histogram = [
+        {"redeals": redeals, "deals": deals, "proven": proven}
+        for redeals, deals, proven in store.query(
+            "SELECT redeals, COUNT(*), SUM(limit_hit IS NULL) FROM deals WHERE verdict = 0 "
+            "GROUP BY redeals ORDER BY redeals"
+        )
+    ]
+    won = sum(row["deals"] for row in histogram)
+    return {
+        "won": won,
+        "proven": sum(row["proven"] for row in histogram),
+        "mean": sum(row["redeals"] * row["deals"] for row in histogram) / won if won else None,
+        "max": max((row["redeals"] for row in histogram), default=None),
+        "histogram": histogram,
+    }
 
 
 def _threshold(threshold: tuple[str, int], histogram: list[dict[str, Any]], deals: int) -> dict[str, Any]:
@@ -147,6 +178,15 @@ def size(value: int) -> str:
     return str(value)
 
 
+def seconds_text(value: float) -> str:
+    """CPU seconds to three significant figures, in microseconds or milliseconds below a second
+    (a compiled search of 20 us read "0.0000 s")."""
+    for unit, scale in (("s", 1.0), ("ms", 1e-3)):
+        if value >= scale:
+            return f"{value / scale:.3g} {unit}"
+    return f"{value * 1e6:.3g} us"
+
+
 def percent(value: float | None) -> str:
     """A share as a percentage with two decimals ("-" for none)."""
     return "-" if value is None else f"{100 * value:.2f}%"
@@ -174,7 +214,64 @@ def _deals(count: int) -> str:
 
 def render(summary: dict[str, Any], width: int = 32) -> str:
     """The report as text, within 80 columns (but for the settings of a survey with many options)."""
-    return "\n".join([*_head(summary), *_histogram(summary, width), *_slowest(summary)])
+    return "\n".join([*_head(summary), *_histogram(summary, width), *_redeal_lines(summary, width), *_slowest(summary)])
+
+
+def engines_text(summary: dict[str, Any]) -> str:
+    """Which engine searched the deals: ``engine native``, or each engine's count where both did
+    (a survey resumed on another installation); ``engine -`` before any deal is stored."""
+    used = {name: count for name, count in summary["engines"].items() if count}
+    if len(used) <= 1:
+        return f"engine {next(iter(used), '-')}"
+    return "engines " + ", ".join(f"{name} {count:,}" for name, count in used.items())
+
+
+def requested_lines(summary: dict[str, Any]) -> list[str]:
+    """What of the deals requested is missing, if any: how many stored of how many asked for, and
+    the first missing seeds (or lines); none when every requested deal is stored."""
+    asked = summary["requested"]
+    lines = []
+    if asked["missing"]:
+        key = summary["survey"]["key"]
+        lines.append(
+            f"{asked['stored']:,} of {asked['deals']:,} requested deals stored; {asked['missing']:,} not yet solved "
+            "(rerun the command to carry on)"
+        )
+        gaps = ", ".join(str(low) if low == high else f"{low}-{high}" for low, high in asked["first_missing"])
+        more = ", ..." if sum(high - low + 1 for low, high in asked["first_missing"]) < asked["missing"] else ""
+        lines.append(f"  first missing: {key}s {gaps}{more}")
+    if asked["open"]:
+        lines.append("  (its stream of deals was cut short: more deals may follow on a rerun)")
+    return lines
+
+
+def _redeal_lines(summary: dict[str, Any], width: int) -> list[str]:
+    """A fewest-redeals survey's wins by their redeals, one bar each: '#' for the proven fewest,
+    '~' for wins a limit stopped the search for a cheaper one of."""
+    redeals = summary.get("redeals")
+    if redeals is None:
+        return []
+    if not redeals["won"]:
+        return ["", "fewest redeals: no deal won"]
+    found = redeals["won"] - redeals["proven"]
+    lines = [
+        "",
+        f"fewest redeals of the {_deals(redeals['won'])} won (mean {redeals['mean']:.2f}, most {redeals['max']}):"
+        + (f"\n  # proven fewest, ~ found ({found} not proven fewest: a limit stopped the search)" if found else ""),
+        f"  {'redeals':>7} {'deals':>8} {'share':>7} {'proven':>8} {'found':>10}",
+    ]
+    most = max(row["deals"] for row in redeals["histogram"])
+    for row in redeals["histogram"]:
+        sure = row["proven"]
+        proven_part = _length(sure, most, width)
+        bar = "#" * proven_part + "~" * max(
+            1 if row["deals"] > sure else 0, _length(row["deals"], most, width) - proven_part
+        )
+        share = 100 * row["deals"] / redeals["won"]
+        lines.append(
+            f"  {row['redeals']:>7} {row['deals']:>8} {share:6.2f}% {sure:>8} {row['deals'] - sure:>10}  {bar}"
+        )
+    return lines
 
 
 def _head(summary: dict[str, Any]) -> list[str]:
@@ -186,10 +283,11 @@ def _head(summary: dict[str, Any]) -> list[str]:
         or "none"
     )
     lines = [
-        f"{survey['game']} ({survey['variant']}), solver {survey['solver_version']}",
+        f"{survey['game']} ({survey['variant']}), solver {survey['solver_version']}, {engines_text(summary)}",
         f"options: {options}",
         f"limits per deal: {limits}",
         f"deals: {deals}" + (f" ({key}s {summary[key + 's']['min']} to {summary[key + 's']['max']})" if deals else ""),
+        *requested_lines(summary),
         f"won: {summary['won']}  {win_rate_text(summary)}",
         f"lost: {summary['lost']}  unknown: {summary['unknown']}",
     ]
@@ -208,8 +306,8 @@ def _head(summary: dict[str, Any]) -> list[str]:
     if deals:
         lines.append(f"CPU: {summary['cpu_seconds']:.1f} s in all, {summary['nodes']} nodes")
         lines.append(
-            f"  per deal: mean {summary['mean_seconds']:.4f} s, p99 {summary['p99_seconds']:.3f} s, "
-            f"max {summary['max_seconds']:.3f} s"
+            f"  per deal: mean {seconds_text(summary['mean_seconds'])}, p99 {seconds_text(summary['p99_seconds'])}, "
+            f"max {seconds_text(summary['max_seconds'])}"
         )
     return lines
 
@@ -253,5 +351,5 @@ def _slowest(summary: dict[str, Any]) -> list[str]:
     lines = ["", "slowest deals:", f"  {key:>12} {'result':<8} {'score':>5} {'nodes':>10} {'seconds':>9}"]
     for row in summary["slowest"]:
         score = "-" if row["score"] is None else row["score"]
-        lines.append(f"  {row[key]:>12} {row['result']:<8} {score:>5} {row['nodes']:>10} {row['seconds']:>9.3f}")
+        lines.append(f"  {row[key]:>12} {row['result']:<8} {score:>5} {row['nodes']:>10} {row['seconds']:>9.6f}")
     return lines

@@ -1,7 +1,11 @@
-"""The survey store: one SQLite file per survey, a ``survey`` table of the settings it is keyed on
-and a ``deals`` table of one :class:`Row` per deal, keyed by its seed, or, in a survey of a file of
-deals, by its line in the file (the ``lines`` table then holds every deal of the file, by line, so
-that a resumed run on a changed file is refused naming the first line that differs).
+"""The survey store: one SQLite file per survey. The ``survey`` table holds the settings every row
+shares (game, variant, options, limits, solver version), stored once; the ``deals`` table one
+compact row per deal, keyed by its seed, or, in a survey of a file of deals, by its line in the
+file, holding only what varies from deal to deal (verdict, score, limit, nodes, CPU time, peak
+table bytes, redeals and the engine, each a small integer). A seed's deal is not stored: the seed
+gives it. A survey of a file keeps each line's deal once, in the ``lines`` table (so that a resumed
+run on a changed file is refused naming the first line that differs). A survey of seeds keeps the
+seed ranges it was asked for in ``requested``, so that a report says what is still missing.
 
 Rows are committed as they arrive (WAL journal, synchronous commits), so an interrupted survey --
 Ctrl-C, ``kill -9``, a power cut, a full disk -- loses at most the deals being solved at that
@@ -22,116 +26,127 @@ import sqlite3
 import stat
 import threading
 import time
-import types
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import (
-    Any,
-    NamedTuple,
-    get_args,
-    get_type_hints,
-)
+from typing import Any, NamedTuple
 from urllib.parse import quote
 
 from rulesets.cards import format_cards
 from solver.errors import SYSTEM_REFUSALS
-from solver.result import Verdict
 from solver.service.deal_file import DealFile
 from solver.service.errors import StoreFault, SurveyBusy, SurveyError
 from solver.service.seeds import Span
 from solver.service.setup import MIN_MEMORY as _MIN_MEMORY
 from solver.service.solving import Outcome
 
-SCHEMA_VERSION = 1
+#: The survey format: 1 was written by 0.6.x (every row repeating the settings and the deal), 2
+#: is the compact one (see the module's docstring).
+SCHEMA_VERSION = 2
+
+#: What the small integers of a stored row stand for: a verdict, the limit that stopped a search
+#: (none is NULL), the engine that searched.
+VERDICTS = ("won", "lost", "unknown")
+LIMITS = (None, "max_nodes", "max_seconds")
+ENGINES = ("python", "native")
+_VERDICT_CODE = {name: code for code, name in enumerate(VERDICTS)}
+_LIMIT_CODE = {name: code for code, name in enumerate(LIMITS)}
+_ENGINE_CODE = {name: code for code, name in enumerate(ENGINES)}
+_WON, _LOST, _UNKNOWN = range(3)
 
 
 class Row(NamedTuple):
-    """One stored deal. Its fields are the ``deals`` table's columns, in order: the table, the
-    inserts and the reads are all written from this class."""
+    """One deal of a survey as the Python API and exports give it: what its stored row holds,
+    with the settings every row shares and the deal (a seed's dealt again from the seed)."""
 
-    seed: int | None  # PySolFC game number: the primary key of a survey of seeds (None in one of a file)
+    seed: int | None  # PySolFC game number: the key of a survey of seeds (None in one of a file)
     game: str
     variant: str
     options: str  # JSON object of every option's value
-    deal: str  # the cards, first dealt first
+    deal: str | None  # the cards, first dealt first (None where this installation cannot deal the game)
     result: str  # won, lost or unknown
     score: int | None  # best score reached (lower is better), None if no end reached
-    score_proven: int  # 1 if the score is the proven minimum (no limit was hit)
+    score_proven: int  # 1 if the score is the proven minimum (no limit stopped the search undecided)
     limit_hit: str | None  # the limit that stopped the search, if any
     nodes: int
-    seconds: float  # CPU seconds of the search
+    seconds: float  # CPU seconds of the search, to the microsecond
     peak_table_bytes: int
     solver_version: str
     redeals: int | None = None  # fewest-redeals surveys: the win's redeals (fewest if no limit was hit)
-    line: int | None = None  # the deal's line: the primary key of a survey of a file of deals
-
-    @classmethod
-    def of(cls, outcome: Outcome, options: str, version: str, line: int | None = None) -> Row:
-        """The row of a solved deal, of a seed or of a file's ``line`` (``options`` as stored: JSON
-        with sorted keys)."""
-        setup, result = outcome.setup, outcome.result
-        assert outcome.deal is not None and (outcome.seed is None) != (line is None), "a row is of a seed or a line"
-        return cls(
-            seed=outcome.seed,
-            game=setup.family.name,
-            variant=setup.variant,
-            options=options,
-            deal=format_cards(outcome.deal),
-            result=result.verdict.value,
-            score=outcome.score(),
-            score_proven=int(outcome.score_proven()),
-            limit_hit=result.limit,
-            nodes=result.stats.nodes,
-            seconds=round(result.stats.seconds, 6),
-            peak_table_bytes=result.stats.peak_table_bytes,
-            solver_version=version,
-            redeals=outcome.cost(),
-            line=line,
-        )
+    line: int | None = None  # the deal's line: the key of a survey of a file of deals
+    engine: str = "python"  # which engine searched: native (the compiled core) or python
 
     def record(self) -> dict[str, Any]:
-        """The row as a JSON-ready dict, as ``patience report --json`` writes each deal (options
-        as an object, ``score_proven`` a bool); ``json.dumps`` of the tuple would drop the names."""
+        """The row as a JSON-ready dict (options as an object, ``score_proven`` a bool)."""
         return self._asdict() | {"options": json.loads(self.options), "score_proven": bool(self.score_proven)}
 
 
-COLUMNS = Row._fields
+#: The stored columns of a deal, after its key: each a small integer (or NULL), so that a row of a
+#: survey of seeds takes about 25 bytes on disk (see docs/surveys.md).
+STORED = ("verdict", "score", "limit_hit", "nodes", "microseconds", "peak_table_bytes", "redeals", "engine")
 #: The columns a survey's deals may be keyed by: PySolFC's seeds, or the lines of a file of deals.
 KEYS = ("seed", "line")
-_SQL_TYPES = {int: "INTEGER", str: "TEXT", float: "REAL"}
+#: Each stored column: whether it may be NULL.
+_NULLABLE = {"verdict": False, "score": True, "limit_hit": True, "nodes": False, "microseconds": False}
+_NULLABLE |= {"peak_table_bytes": False, "redeals": True, "engine": False}
 
 
-def _column(name: str, hint: Any, key: str) -> str:
-    """The column definition of one field of :class:`Row` in a survey keyed by ``key``."""
-    nullable = isinstance(hint, types.UnionType) and type(None) in get_args(hint)
-    kind = next(a for a in get_args(hint) if a is not type(None)) if nullable else hint
-    definition = f"{name} {_SQL_TYPES[kind]}"
-    if name == key:
-        return definition + " PRIMARY KEY"
-    return definition if nullable else definition + " NOT NULL"
+#: A deal's stored values: its key, then the columns of :data:`STORED`.
+Stored = tuple[int | None, ...]
 
 
-_DEFINITIONS = {key: {name: _column(name, hint, key) for name, hint in get_type_hints(Row).items()} for key in KEYS}
+def stored_row(outcome: Outcome, line: int | None = None) -> Stored:
+    """The stored values of a solved deal (see :data:`STORED`), after its key: its seed, or its
+    file's ``line``."""
+    result = outcome.result
+    assert outcome.deal is not None and (outcome.seed is None) != (line is None), "a row is of a seed or a line"
+    key = outcome.seed if line is None else line
+    return (
+        key,
+        _VERDICT_CODE[result.verdict.value],
+        outcome.score(),
+        None if result.limit is None else _LIMIT_CODE[result.limit],
+        result.stats.nodes,
+        round(result.stats.seconds * 1e6),
+        result.stats.peak_table_bytes,
+        outcome.cost(),
+        _ENGINE_CODE[result.engine],
+    )
+
+
+def encode(row: Row) -> Stored:
+    """The stored values of a :class:`Row` (its settings and deal aside: those are the survey's),
+    as :func:`stored_row` gives them of a solved deal."""
+    return (
+        row.seed if row.line is None else row.line,
+        _VERDICT_CODE[row.result],
+        row.score,
+        None if row.limit_hit is None else _LIMIT_CODE[row.limit_hit],
+        row.nodes,
+        round(row.seconds * 1e6),
+        row.peak_table_bytes,
+        row.redeals,
+        _ENGINE_CODE[row.engine],
+    )
+
+
+def _deals_table(key: str) -> str:
+    columns = ", ".join(f"{name} INTEGER{'' if _NULLABLE[name] else ' NOT NULL'}" for name in STORED)
+    # The key is the table's rowid (INTEGER PRIMARY KEY): stored once, in the B-tree's cells, with
+    # no index beside it; rows arriving in key order fill whole pages.
+    return f"CREATE TABLE IF NOT EXISTS deals ({key} INTEGER PRIMARY KEY, {columns})"
+
+
 _SCHEMA = {
     key: (
         "CREATE TABLE IF NOT EXISTS survey (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        f"CREATE TABLE IF NOT EXISTS deals ({', '.join(_DEFINITIONS[key].values())})",
+        _deals_table(key),
+        "CREATE TABLE IF NOT EXISTS requested (low INTEGER PRIMARY KEY, high INTEGER NOT NULL)"
+        if key == "seed"
+        else "CREATE TABLE IF NOT EXISTS lines (line INTEGER PRIMARY KEY, deal TEXT NOT NULL)",
     )
     for key in KEYS
 }
-#: SQLite's name (``typeof``) of the values a run writes of each Python type.
-_TYPEOF = {int: "integer", float: "real", str: "text", type(None): "null"}
-
-
-def _kinds(hint: Any) -> tuple[type, ...]:
-    """The types a field of :class:`Row` holds as stored: its own, None if optional, and an integer
-    for a float (SQLite may keep a whole number so)."""
-    kinds = get_args(hint) if isinstance(hint, types.UnionType) else (hint,)
-    return (*kinds, int) if float in kinds else kinds
-
-
-_KINDS = {name: _kinds(hint) for name, hint in get_type_hints(Row).items()}
 #: The settings stored as JSON, and the types their values may have (a limit: a number, or none,
 #: which older versions stored as NaN or infinity).
 _LIMIT = (int, float, type(None))
@@ -139,8 +154,32 @@ _JSON_SETTINGS: dict[str, tuple[type, ...]] = {
     "options": (dict,),
     **dict.fromkeys(("max_nodes", "max_seconds", "max_memory"), _LIMIT),
 }
-_LINES = "CREATE TABLE IF NOT EXISTS lines (line INTEGER PRIMARY KEY, deal TEXT NOT NULL)"
-_INSERT = f"INSERT OR IGNORE INTO deals ({', '.join(COLUMNS)}) VALUES ({', '.join('?' * len(COLUMNS))})"
+_INSERT = {
+    key: f"INSERT OR IGNORE INTO deals ({key}, {', '.join(STORED)}) VALUES ({', '.join('?' * (1 + len(STORED)))})"
+    for key in KEYS
+}
+
+
+def text_of(column: str, codes: Sequence[str | None], quoted: bool = False) -> str:
+    """SQL giving the text a coded ``column`` stands for (NULL for None), for exports; ``quoted``:
+    as a JSON string."""
+    mark = '"' if quoted else ""
+    cases = " ".join(f"WHEN {code} THEN '{mark}{name}{mark}'" for code, name in enumerate(codes) if name is not None)
+    return f"CASE {column} {cases} END"
+
+
+#: SQL of each exported field of a row, in order after its key (see :mod:`solver.service.exports`).
+EXPORTED = {
+    "result": text_of("verdict", VERDICTS),
+    "score": "score",
+    "score_proven": f"verdict != {_UNKNOWN}",
+    "limit_hit": text_of("limit_hit", LIMITS),
+    "nodes": "nodes",
+    "seconds": "microseconds / 1e6",
+    "peak_table_bytes": "peak_table_bytes",
+    "engine": text_of("engine", ENGINES),
+    "redeals": "redeals",
+}
 
 
 def solver_version() -> str:
@@ -165,7 +204,14 @@ class Store:
     (disk full, read-only, damaged, I/O) are raised as :class:`StoreFault`.
     """
 
-    def __init__(self, path: Path, identity: dict[str, str] | None = None, deals: DealFile | None = None) -> None:
+    def __init__(
+        self,
+        path: Path,
+        identity: dict[str, str] | None = None,
+        deals: DealFile | None = None,
+        requested: Sequence[Span] = (),
+    ) -> None:
+        """``requested``: the seed ranges a run of a survey of seeds asks for, added to the file's."""
         self.path = Path(path)  # as the user gave it: messages name it so
         # Every file is opened by its real path: SQLite keeps the last commits in NAME-wal beside
         # the name a file is opened by, so a symbolic link's name would miss (or make) another one.
@@ -178,10 +224,9 @@ class Store:
             else:
                 # Only a survey of a file records its key: surveys of seeds, older ones too, lack it.
                 identity = identity if deals is None else {**identity, "key": "line"}
-                self.db = self._open_to_write(identity, deals)
+                self.db = self._open_to_write(identity, deals, requested)
             with self._faults("read"):
                 self.meta: dict[str, str] = dict(self.db.execute("SELECT key, value FROM survey"))
-                self.columns = tuple(c for c in COLUMNS if c in self._present_columns())
             self.key = self.meta.get("key", "seed")  # the column the deals are keyed by
             if self.key not in KEYS:
                 raise SurveyError(
@@ -229,14 +274,21 @@ class Store:
                 except sqlite3.OperationalError:  # read-only storage and no -shm file: read as is
                     db.close()
                     db = _connect(self.real, "immutable", path)
-                self._check_survey(db, fix)
+                state, began = _file_state(self.real), time.time()
+                if state is None or _CHECKED.get(self.real) != state:
+                    self._check_survey(db, fix)
+                    # Kept only for a file last written over a second before it was looked at: a
+                    # write after that then has a later time, whatever the clock's grain.
+                    settled = state is not None and began - max(state[3], state[6]) / 1e9 > 1
+                    if settled and state == _file_state(self.real):
+                        _CHECKED[self.real] = state
         except BaseException:
             db.close()
             raise
         return db
 
     def _check_survey(self, db: sqlite3.Connection, fix: str) -> None:
-        """Refuse a file that is not a survey or is damaged."""
+        """Refuse a file that is not a survey, is of the format 0.6.x wrote, or is damaged."""
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
         if not {"survey", "deals"} <= tables:
             raise SurveyError(
@@ -246,11 +298,21 @@ class Store:
         if problem != "ok":
             raise _damaged(self.path, " ".join(problem.split()))
         meta = dict(db.execute("SELECT key, value FROM survey"))
-        altered = _bad_object(db, meta) or _bad_setting(meta) or _bad_row(db, meta) or _bad_line(db, meta)
+        if meta.get("schema") == "1":
+            raise _older_format(self.path, meta)
+        altered = (
+            _bad_object(db, meta)
+            or _bad_setting(meta)
+            or _bad_row(db, meta)
+            or _bad_requested(db, meta)
+            or _bad_line(db, meta)
+        )
         if altered is not None:
             raise _altered(self.path, altered)
 
-    def _open_to_write(self, identity: dict[str, str], deals: DealFile | None) -> sqlite3.Connection:
+    def _open_to_write(
+        self, identity: dict[str, str], deals: DealFile | None, requested: Sequence[Span]
+    ) -> sqlite3.Connection:
         """A connection to write to, the file created if new; an existing file is first read and
         checked read-only, so that a foreign, damaged or mismatched one is left as it was."""
         path, real = self.path, self.real
@@ -270,7 +332,7 @@ class Store:
             _remove_abandoned(real)  # one killed between linking the file and unlinking it is a second name
             _refuse_links(path, real, status(path) or found)
         else:
-            self._create(identity, deals)
+            self._create(identity, deals, requested)
         self._lock = _lock(real, path)  # before anything is read or written: another run may be writing
         if found is not None and found.st_size > 0:
             existing = self._open_to_read("; give another --out file")
@@ -286,13 +348,13 @@ class Store:
         db = _connect(real, "rw", path)
         try:
             with self._faults("write to"):
-                self._set_up(db, identity, deals, "WAL")
+                self._set_up(db, identity, deals, requested, "WAL")
         except BaseException:
             db.close()
             raise
         return db
 
-    def _create(self, identity: dict[str, str], deals: DealFile | None) -> None:
+    def _create(self, identity: dict[str, str], deals: DealFile | None, requested: Sequence[Span]) -> None:
         """Make a new survey file whole under a temporary name, then link it into place: a run
         killed while it makes the file leaves no half-made survey file that a rerun would refuse
         (at worst the hidden temporary one). If another run made the file meanwhile, that file
@@ -315,7 +377,7 @@ class Store:
                     # A rollback journal, not the WAL: made whole in the file itself (a full disk
                     # raises as it is written), with no -shm file mapped into memory, whose pages a
                     # full disk cannot back (SIGBUS, seen on ext4 of 1 KiB blocks).
-                    self._set_up(db, identity, deals, "DELETE", new=True)
+                    self._set_up(db, identity, deals, requested, "DELETE", new=True)
             finally:
                 db.close()
             try:
@@ -332,10 +394,16 @@ class Store:
                 os.close(held)  # after SQLite closed the file: this descriptor holds none of its locks
 
     def _set_up(
-        self, db: sqlite3.Connection, identity: dict[str, str], deals: DealFile | None, journal: str, new: bool = False
+        self,
+        db: sqlite3.Connection,
+        identity: dict[str, str],
+        deals: DealFile | None,
+        requested: Sequence[Span],
+        journal: str,
+        new: bool = False,
     ) -> None:
-        """The schema, the settings and a file's lines (each kept if already there), in the
-        ``journal`` mode (WAL to run the survey, DELETE to make a ``new`` file)."""
+        """The schema, the settings, a file's lines and the seeds requested (each kept if already
+        there), in the ``journal`` mode (WAL to run the survey, DELETE to make a ``new`` file)."""
         (mode,) = db.execute(f"PRAGMA journal_mode={journal}").fetchone()
         if journal == "DELETE" and mode != "delete":  # (where WAL is not to be had, SQLite keeps its own)
             raise StoreFault(self.path, "the new file could not be made", "rerun the same command")
@@ -346,27 +414,16 @@ class Store:
                 db.execute(statement)
             db.executemany(
                 "INSERT OR IGNORE INTO survey (key, value) VALUES (?, ?)",
-                [("schema", str(SCHEMA_VERSION)), *identity.items()],
+                [("schema", str(SCHEMA_VERSION)), *identity.items(), ("digest", settings_digest(identity))],
             )
+            if requested:
+                _request(db, requested)
             if deals is not None:
-                db.execute(_LINES)
                 db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", deals.deals)
                 if deals.more is None:  # every deal of the file is recorded now
                     db.execute("DELETE FROM survey WHERE key = 'lines'")
                 elif new:  # a stream: its deals are recorded as they are read
                     db.execute("INSERT OR IGNORE INTO survey (key, value) VALUES ('lines', 'open')")
-            self._add_new_columns(db, key)
-
-    @staticmethod
-    def _add_new_columns(db: sqlite3.Connection, key: str) -> None:
-        """Files written before a column was added to :class:`Row` get it (empty) when resumed."""
-        present = {name for (name,) in db.execute("SELECT name FROM pragma_table_info('deals')")}
-        for name in COLUMNS:
-            if name not in present:
-                db.execute(f"ALTER TABLE deals ADD COLUMN {_DEFINITIONS[key][name]}")
-
-    def _present_columns(self) -> set[str]:
-        return {name for (name,) in self.db.execute("SELECT name FROM pragma_table_info('deals')")}
 
     def _check(self, identity: dict[str, str], meta: dict[str, str]) -> None:
         """Refuse a run whose settings differ from the file's ``meta`` (a setting either lacks counts),
@@ -411,7 +468,7 @@ class Store:
         its stored verdict (None if not stored yet): what a stream read again is held to."""
         with self._faults("read"):
             return self.db.execute(
-                "SELECT lines.line, lines.deal, deals.result FROM lines LEFT JOIN deals ON deals.line = lines.line "
+                "SELECT lines.line, lines.deal, deals.verdict FROM lines LEFT JOIN deals ON deals.line = lines.line "
                 "WHERE lines.line > ? ORDER BY lines.line LIMIT ?",
                 (after, count),
             ).fetchall()
@@ -456,10 +513,11 @@ class Store:
         counts: dict[str, int] = {}
         with self._faults("read"):
             for low, high in spans:
-                for result, n in self.db.execute(
-                    f"SELECT result, COUNT(*) FROM deals WHERE {self.key} BETWEEN ? AND ? GROUP BY result", (low, high)
+                for verdict, n in self.db.execute(
+                    f"SELECT verdict, COUNT(*) FROM deals WHERE {self.key} BETWEEN ? AND ? GROUP BY verdict",
+                    (low, high),
                 ):
-                    counts[result] = counts.get(result, 0) + n
+                    counts[VERDICTS[verdict]] = counts.get(VERDICTS[verdict], 0) + n
         return counts
 
     def missing(self, spans: Sequence[Span], block: int = 10000) -> Iterator[int]:
@@ -470,15 +528,57 @@ class Store:
                 stored = self.stored_in(start, end)
                 yield from (seed for seed in range(start, end + 1) if seed not in stored)
 
-    def add(self, rows: Iterable[Row]) -> None:
-        """Store rows in one transaction (a deal already stored keeps its row), with the lines of
-        a stream read since the last (see :meth:`read_line`)."""
+    def requested(self) -> list[Span]:
+        """The seed ranges the survey's runs asked for, merged, in order (none of a file's survey)."""
+        if self.key != "seed":
+            return []
+        with self._faults("read"):
+            return [(low, high) for low, high in self.db.execute("SELECT low, high FROM requested ORDER BY low")]
+
+    def coverage(self, first: int = 10) -> dict[str, Any]:
+        """What the survey was asked for and what of it is stored: the deals requested (seeds, or
+        the file's lines), how many are stored and missing, and the ``first`` missing ones (seeds
+        as ranges ``[low, high]``, lines one by one); ``open``: a stream cut short, more may come.
+        Counted in SQL, a pass over the keys (about 0.3 s for ten million)."""
+        with self._faults("read"):
+            if self.key == "line":
+                requested = int(self.db.execute("SELECT COUNT(*) FROM lines").fetchone()[0])
+                stored = int(self.db.execute("SELECT COUNT(*) FROM deals").fetchone()[0])
+                gaps = [
+                    [line, line]
+                    for (line,) in self.db.execute(
+                        "SELECT line FROM lines WHERE line NOT IN (SELECT line FROM deals) ORDER BY line LIMIT ?",
+                        (first,),
+                    )
+                ]
+            else:
+                requested = stored = 0
+                gaps = []
+                for low, high in self.requested():
+                    requested += high - low + 1
+                    count, least, most = self.db.execute(
+                        "SELECT COUNT(*), MIN(seed), MAX(seed) FROM deals WHERE seed BETWEEN ? AND ?", (low, high)
+                    ).fetchone()
+                    stored += count
+                    if count < high - low + 1 and len(gaps) < first:
+                        gaps += _gaps(self.db, low, high, least, most, first - len(gaps))
+        return {
+            "deals": requested,
+            "stored": stored,
+            "missing": requested - stored,
+            "first_missing": gaps[:first],
+            "open": self.lines_open,
+        }
+
+    def add(self, rows: Iterable[Stored]) -> None:
+        """Store rows (of :func:`stored_row`) in one transaction (a deal already stored keeps its
+        row), with the lines of a stream read since the last (see :meth:`read_line`)."""
         rows = list(rows)
         self._check_room(len(rows) + len(self._new_lines))
         with self._faults("write to"), _Transaction(self.db):
             if self._new_lines:
                 self.db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", self._new_lines)
-            self.db.executemany(_INSERT, rows)
+            self.db.executemany(_INSERT[self.key], rows)
         self._new_lines = []
 
     def _check_room(self, rows: int = 0) -> None:
@@ -511,11 +611,43 @@ class Store:
         with self._faults("read"):
             yield from self.db.execute(sql, parameters)
 
-    def rows(self) -> Iterator[Row]:
-        """Every stored deal, by seed or line (a column the file predates reads as empty)."""
+    def blocks(self, sql: str, size: int = 10000) -> Iterator[list[Any]]:
+        """The rows of a read-only query in lists of ``size`` (the last shorter): fetched so,
+        a quarter of the CPU of one row at a time through a generator (measured)."""
         with self._faults("read"):
-            for values in self.db.execute(f"SELECT {', '.join(self.columns)} FROM deals ORDER BY {self.key}"):
-                yield Row(**dict(zip(self.columns, values)))
+            cursor = self.db.execute(sql)
+            while block := cursor.fetchmany(size):
+                yield block
+
+    def rows(self) -> Iterator[Row]:
+        """Every stored deal as a :class:`Row`, by seed or line: the settings every row shares, and
+        the deal (a seed's dealt again, where this installation knows the game: about 20 us each)."""
+        meta, key = self.meta, self.key
+        shared = {name: meta[name] for name in ("game", "variant", "options", "solver_version")}
+        deal_of = _dealer(meta)
+        sql = f"SELECT {key}, {', '.join(STORED)} FROM deals ORDER BY {key}"
+        if key == "line":
+            sql = (
+                f"SELECT deals.line, {', '.join('deals.' + c for c in STORED)}, lines.deal FROM deals "
+                "JOIN lines ON lines.line = deals.line ORDER BY deals.line"
+            )
+        with self._faults("read"):
+            for number, verdict, score, limit, nodes, micros, peak, redeals, engine, *deal in self.db.execute(sql):
+                yield Row(
+                    seed=number if key == "seed" else None,
+                    deal=deal[0] if deal else deal_of(number),
+                    result=VERDICTS[verdict],
+                    score=score,
+                    score_proven=int(verdict != _UNKNOWN),
+                    limit_hit=LIMITS[limit or 0],
+                    nodes=nodes,
+                    seconds=micros / 1e6,
+                    peak_table_bytes=peak,
+                    redeals=redeals,
+                    line=number if key == "line" else None,
+                    engine=ENGINES[engine],
+                    **shared,
+                )
 
     def close(self) -> None:
         """Close the file, then let another run write it. In that order: closing any descriptor of
@@ -584,7 +716,17 @@ _MODES = {"rw": "mode=rwc", "ro": "mode=ro", "immutable": "immutable=1"}
 
 #: The survey's settings that are its own bookkeeping, not what a run is keyed on: the schema's
 #: version, and whether a stream of deals was cut short (``lines``: ``open``).
-_BOOKKEEPING = ("schema", "lines")
+_BOOKKEEPING = ("schema", "lines", "digest")
+
+
+def settings_digest(settings: dict[str, str]) -> str:
+    """A digest of a survey's settings (its bookkeeping aside), stored beside them: every row
+    holds them once now, so a setting damaged or altered in place (an option's true turned false)
+    has no copy left in the rows to be caught against, and is caught by this."""
+    import hashlib
+
+    named = sorted((name, value) for name, value in settings.items() if name not in _BOOKKEEPING)
+    return hashlib.sha256(json.dumps(named).encode()).hexdigest()[:32]
 
 
 def changed_file(path: Path, name: str, was: tuple[int, str] | None, now: tuple[int, str] | None) -> SurveyError:
@@ -616,6 +758,24 @@ def _damaged(path: Path, problem: str) -> StoreFault:
 
 _SQLITE_HEADER = b"SQLite format 3\x00"
 
+#: The survey files this process found whole, each with its state then (see :func:`_file_state`):
+#: a report opens its survey once for its text and again for each export, and the checks read
+#: every row (about 1 s a million), so a file unchanged since is not checked again.
+_CHECKED: dict[Path, tuple[int, ...] | None] = {}
+
+
+def _file_state(path: Path) -> tuple[int, ...] | None:
+    """What changes whenever a survey file or its -wal is written: their device, inode, size and
+    modification time (None if either cannot be looked up)."""
+    try:
+        found = path.stat()
+        wal = side_files(path)[0]
+        log = wal.stat() if wal.exists() else None
+    except OSError:
+        return None
+    state = (found.st_dev, found.st_ino, found.st_size, found.st_mtime_ns)
+    return state + ((log.st_ino, log.st_size, log.st_mtime_ns) if log is not None else (0, 0, 0))
+
 
 def _at_rest(path: Path, header: bytes) -> bool:
     """Whether ``path``, whose file begins with ``header``, is a WAL database no one has open:
@@ -632,9 +792,14 @@ def _connect(path: Path, mode: str, name: Path) -> sqlite3.Connection:
     # opened as the system spells it, where quoting its text would fail.
     uri = f"file:{quote(os.fsencode(path.absolute()))}?{_MODES[mode]}"
     try:
-        return sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
+        db = sqlite3.connect(uri, uri=True, timeout=60, isolation_level=None)
     except sqlite3.Error as error:
         raise _fault(name, error, "open") from None
+    try:
+        db.execute("SELECT log10(10)")
+    except sqlite3.OperationalError:  # an SQLite built without its math functions: the figures' bins need one
+        db.create_function("log10", 1, math.log10, deterministic=True)
+    return db
 
 
 def _lock(path: Path, name: Path) -> int:
@@ -819,35 +984,44 @@ def _bad_object(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
     """What the file holds that no survey makes, None if nothing: a trigger (one deleting the rows
     a resumed run inserts made it say every deal was stored), a view, an index, another table, or
     a column its tables were not made with."""
-    made = {"survey", "deals", *(("lines",) if meta.get("key") == "line" else ())}
+    key = meta.get("key", "seed")
+    made = {"survey", "deals", "requested" if key == "seed" else "lines"}
     for kind, name, table in db.execute("SELECT type, name, tbl_name FROM sqlite_master ORDER BY rowid"):
         if name.startswith("sqlite_") and table in made | {name}:  # SQLite's own (a key's index, statistics)
             continue
         if kind != "table" or name not in made:
             return f"it holds the {kind} {name}"
-    key = meta.get("key", "seed")
     expected = {
         "survey": {"key": ("TEXT", 0, 1), "value": ("TEXT", 1, 0)},
         "lines": {"line": ("INTEGER", 0, 1), "deal": ("TEXT", 1, 0)},
-        "deals": {name: _shape(definition) for name, definition in _DEFINITIONS[key].items()},
+        "requested": {"low": ("INTEGER", 0, 1), "high": ("INTEGER", 1, 0)},
+        "deals": {key: ("INTEGER", 0, 1), **{name: ("INTEGER", int(not _NULLABLE[name]), 0) for name in STORED}},
     }
     for table in sorted(made):
         columns = db.execute(f"SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo('{table}')")
+        found = 0
         for name, kind, not_null, primary, hidden in columns:
+            found += 1
             if expected[table].get(name) != (kind.upper(), not_null, primary) or hidden:
                 return f"its {table} table has the column {name} {kind}"
+        if found != len(expected[table]):
+            return f"its {table} table lacks a column"
     return None
-
-
-def _shape(definition: str) -> tuple[str, int, int]:
-    """A column's type, NOT NULL and primary key, as SQLite lists them, from its definition."""
-    words = definition.split()
-    return words[1], int("NOT NULL" in definition), int("PRIMARY KEY" in definition)
 
 
 #: The settings a survey keeps: each run's, and its own bookkeeping (see _BOOKKEEPING) with the
 #: few that only some keep, each with the values it may hold.
-_SETTINGS = ("schema", "game", "variant", "options", "max_nodes", "max_seconds", "max_memory", "solver_version")
+_SETTINGS = (
+    "schema",
+    "game",
+    "variant",
+    "options",
+    "max_nodes",
+    "max_seconds",
+    "max_memory",
+    "solver_version",
+    "digest",
+)
 _SOME_SETTINGS = {"fewest_redeals": ("true",), "key": KEYS, "lines": ("open",)}
 #: The largest count a row may hold (about 9 years of a search's states at a million a second), a
 #: score or a count of redeals (beyond any deck), and CPU seconds (beyond 30,000 years).
@@ -876,6 +1050,8 @@ def _bad_setting(meta: dict[str, str]) -> str | None:
             return f"its setting {name} is not JSON: {meta[name]!r}"
         if isinstance(value, bool) or not isinstance(value, kinds) or not _written_setting(name, value):
             return f"its setting {name} is {meta[name]!r}"
+    if meta["digest"] != settings_digest(meta):
+        return "its settings differ from those it was made with (their digest)"
     return None
 
 
@@ -891,68 +1067,150 @@ def _written_setting(name: str, value: Any) -> bool:
     return (isinstance(value, int) or not whole) and least <= value <= _MOST and value > 0
 
 
+def _bad_requested(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
+    """What is wrong with the seed ranges a survey of seeds was asked for, None if nothing: a
+    range that is not whole numbers from 1 up, ranges that overlap or touch (runs merge them), or
+    a stored deal outside them (every run records its ranges before it stores a deal)."""
+    if meta.get("key", "seed") != "seed":
+        return None
+    spans = db.execute("SELECT low, high FROM requested ORDER BY low").fetchall()
+    previous = 0
+    for low, high in spans:
+        lowest = previous + 2 if previous else 1  # ranges that touch are merged into one
+        if not (isinstance(low, int) and isinstance(high, int) and lowest <= low <= high <= _MOST):
+            return f"its requested seeds hold the range {low!r}-{high!r}"
+        previous = high
+    inside = sum(
+        db.execute("SELECT COUNT(*) FROM deals WHERE seed BETWEEN ? AND ?", span).fetchone()[0] for span in spans
+    )
+    if inside != db.execute("SELECT COUNT(*) FROM deals").fetchone()[0]:
+        ranges = " OR ".join(f"seed BETWEEN {low} AND {high}" for low, high in spans) or "0"
+        (seed,) = db.execute(f"SELECT seed FROM deals WHERE NOT ({ranges}) LIMIT 1").fetchone()
+        return f"the deal of seed {seed!r} lies outside the seeds requested"
+    return None
+
+
 def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
     """What is wrong with the first stored deal that holds a value no run writes and a report or
     a resumed run would trip on or believe, None if none does: a text where a number goes, a
-    number beyond what a run writes (seconds infinite, a score of 2**63-1 that a sum overflows),
-    a verdict other than won, lost or unknown, a limit no search has, the survey's game, variant
-    or options other than its settings state, a verdict its proof and limit deny. One pass in SQL,
-    about 1 s a million deals."""
-    columns = [name for (name,) in db.execute("SELECT name FROM pragma_table_info('deals')") if name in _KINDS]
-    numbers = [c for c in columns if str not in _KINDS[c]]
+    number beyond what a run writes (CPU time of 30,000 years, a score of 2**63-1 that a sum
+    overflows), a code that stands for nothing, a verdict its proof and limit deny, redeals where
+    no win's are. One pass in SQL (about 0.5 s a million deals)."""
     key = meta.get("key", "seed")
     # Each check: the column it names, and the SQL that is true of a row it refuses.
-    checks = [(c, f"typeof({c}) NOT IN ({', '.join(repr(_TYPEOF[k]) for k in _KINDS[c])})") for c in numbers]
+    kinds = {c: "'integer', 'null'" if _NULLABLE.get(c) else "'integer'" for c in (key, *STORED)}
+    checks = [(c, f"typeof({c}) NOT IN ({kinds[c]})") for c in (key, *STORED)]
     checks += [
-        ("deal", "typeof(deal) != 'text'"),
-        ("result", f"result NOT IN ({', '.join(repr(verdict.value) for verdict in Verdict)})"),
-        ("options", "options IS NOT :options"),
-        ("game", "game IS NOT :game"),
-        ("variant", "variant IS NOT :variant"),
-        ("limit_hit", "limit_hit NOT IN ('max_nodes', 'max_seconds')"),
+        ("verdict", f"verdict NOT BETWEEN 0 AND {len(VERDICTS) - 1}"),
+        ("limit_hit", f"limit_hit NOT BETWEEN 1 AND {len(LIMITS) - 1}"),
+        ("engine", f"engine NOT BETWEEN 0 AND {len(ENGINES) - 1}"),
         ("score", f"score NOT BETWEEN 0 AND {_MOST_SCORE}"),
-        ("score_proven", "score_proven NOT IN (0, 1)"),
         ("nodes", f"nodes NOT BETWEEN 0 AND {_MOST_COUNT}"),
-        ("seconds", f"seconds NOT BETWEEN 0 AND {_MOST_SECONDS:.0f}"),
+        ("microseconds", f"microseconds NOT BETWEEN 0 AND {round(_MOST_SECONDS * 1e6)}"),
         ("peak_table_bytes", f"peak_table_bytes NOT BETWEEN 0 AND {_MOST}"),
-        ("score_proven", "score_proven != (result != 'unknown')"),
-        ("limit_hit", "result = 'unknown' AND limit_hit IS NULL OR result = 'lost' AND limit_hit IS NOT NULL"),
+        ("redeals", f"redeals NOT BETWEEN 0 AND {_MOST_SCORE}"),
+        ("limit_hit", f"verdict = {_UNKNOWN} AND limit_hit IS NULL OR verdict = {_LOST} AND limit_hit IS NOT NULL"),
+        ("redeals", f"(redeals IS NULL) = (verdict = {_WON} AND {int('fewest_redeals' in meta)})"),
         (key, f"{key} NOT BETWEEN 1 AND {_MOST}"),
     ]
-    if "redeals" in columns:
-        checks.append(("redeals", f"redeals NOT BETWEEN 0 AND {_MOST_SCORE}"))
-    other = "line" if key == "seed" else "seed"
-    if other in columns:
-        checks.append((other, f"{other} IS NOT NULL"))
-    checks = [(column, test) for column, test in checks if column in columns]
-    named = {name: meta.get(name) for name in ("options", "game", "variant")}
     found = db.execute(
-        f"SELECT rowid FROM deals WHERE {' OR '.join(f'({test})' for _, test in checks)} LIMIT 1", named
+        f"SELECT {key} FROM deals WHERE {' OR '.join(f'({test})' for _, test in checks)} LIMIT 1"
     ).fetchone()
     if found is None:
         return None
-    row = dict(zip(columns, db.execute(f"SELECT {', '.join(columns)} FROM deals WHERE rowid = ?", found).fetchone()))
+    row = dict(
+        zip(
+            (key, *STORED),
+            db.execute(f"SELECT {key}, {', '.join(STORED)} FROM deals WHERE {key} IS ?", found).fetchone(),
+        )
+    )
     name = next(
         column
         for column, test in checks
-        if db.execute(f"SELECT 1 FROM deals WHERE rowid = :rowid AND ({test})", {**named, "rowid": found[0]}).fetchone()
+        if db.execute(f"SELECT 1 FROM deals WHERE {key} IS ? AND ({test})", found).fetchone()
     )
-    deal = f"seed {row['seed']}" if row.get("seed") is not None else f"line {row.get('line')}"
-    # Options are checked against the setting: name both, as either may be the one altered.
-    against = f" against the survey's setting options {meta['options']!r}" if name == "options" else ""
-    return f"the deal of {deal} has {name} {row[name]!r}{against}"
+    return f"the deal of {key} {row[key]!r} has {name} {row[name]!r}"
 
 
 def _bad_line(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
-    """What is wrong with the first of a file's lines that a resumed run compares with the file:
-    a line number that is no line's, or a deal that is not text; None if nothing."""
+    """What is wrong with the first of a file's lines that a resumed run compares with the file
+    (a line number that is no line's, or a deal that is not text), or the first deal stored of a
+    line the file did not have; None if nothing."""
     if meta.get("key") != "line":
         return None
     found = db.execute(
         f"SELECT line, deal FROM lines WHERE typeof(line) != 'integer' OR line NOT BETWEEN 1 AND {_MOST} "
         "OR typeof(deal) != 'text' LIMIT 1"
     ).fetchone()
-    return None if found is None else f"its file's line {found[0]!r} holds {found[1]!r}"
+    if found is not None:
+        return f"its file's line {found[0]!r} holds {found[1]!r}"
+    stray = db.execute("SELECT line FROM deals WHERE line NOT IN (SELECT line FROM lines) LIMIT 1").fetchone()
+    return None if stray is None else f"the deal of line {stray[0]!r} is of no line of its file"
+
+
+def _older_format(path: Path, meta: dict[str, str]) -> SurveyError:
+    """A survey file of the format 0.6.x wrote (every row repeating its settings and deal), which
+    this version does not read: one line naming the version that wrote it, and what to do."""
+    wrote = meta.get("solver_version", "0.6") if str(meta.get("solver_version", "")).isprintable() else "0.6"
+    return SurveyError(
+        f"{path} is a survey written by patience-solver {wrote} (survey format 1), which this version "
+        f"({solver_version()}, format {SCHEMA_VERSION}) does not read: report it with patience-solver {wrote}, "
+        "or survey its deals again into a new --out file with this version"
+    )
+
+
+def _request(db: sqlite3.Connection, spans: Sequence[Span]) -> None:
+    """Add seed ranges to those the survey was asked for, merged with them (ranges that overlap
+    or touch become one)."""
+    merged: list[list[int]] = []
+    for low, high in sorted([*db.execute("SELECT low, high FROM requested"), *spans]):
+        if merged and low <= merged[-1][1] + 1:
+            merged[-1][1] = max(merged[-1][1], high)
+        else:
+            merged.append([low, high])
+    db.execute("DELETE FROM requested")
+    db.executemany("INSERT INTO requested (low, high) VALUES (?, ?)", merged)
+
+
+def _gaps(
+    db: sqlite3.Connection, low: int, high: int, least: int | None, most: int | None, first: int
+) -> list[list[int]]:
+    """The first ``first`` ranges of seeds from ``low`` to ``high`` not stored, given the least and
+    most stored there (None: none is): one pass over the stored keys in order (SQLite's window
+    function over the table's own order: nothing sorted, nothing held)."""
+    if least is None or most is None:
+        return [[low, high]]
+    gaps = [[low, least - 1]] if least > low else []
+    gaps += [
+        [after + 1, seed - 1]
+        for after, seed in db.execute(
+            "SELECT previous, seed FROM (SELECT seed, LAG(seed) OVER (ORDER BY seed) AS previous FROM deals "
+            "WHERE seed BETWEEN ? AND ?) WHERE seed > previous + 1 LIMIT ?",
+            (least, most, first),
+        )
+    ]
+    if most < high:
+        gaps.append([most + 1, high])
+    return gaps[:first]
+
+
+def _dealer(meta: dict[str, str]) -> Any:
+    """A function of a seed giving its deal's cards as text, for a survey's settings (None for
+    every seed where this installation cannot deal the game)."""
+    try:
+        from solver.service.setup import Setup
+
+        options = [f"{name}={_spelt(value)}" for name, value in json.loads(meta["options"]).items()]
+        setup = Setup.of(meta["game"], meta["variant"], options)
+    except Exception:  # noqa: BLE001 - a game or option this installation lacks: rows without deals
+        return lambda seed: None
+    return lambda seed: format_cards(setup.deal(seed=seed))
+
+
+def _spelt(value: Any) -> str:
+    from rulesets.family import spell
+
+    return spell(value)
 
 
 def _altered(path: Path, problem: str) -> StoreFault:

@@ -33,16 +33,17 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesets.cards import Card
+from rulesets.family import OptionError
 from solver.result import Limits
 from solver.service.deal_file import DealFile
 from solver.service.errors import RunLost, SchedulerLost, StoreFault, SurveyError, WorkerLost
 from solver.service.seeds import MAX_SURVEY_SEED, Span, count_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
-from solver.service.store import Row, Store, changed_file, solver_version
+from solver.service.store import VERDICTS, Store, Stored, changed_file, solver_version, stored_row
 
 #: How long to keep trying to reach a scheduler.
 DASK_CONNECT_TIMEOUT = "30s"
@@ -66,6 +67,8 @@ class SurveySpec:
 
     def __post_init__(self) -> None:
         self.limits()  # refuses a limit that is not positive and finite, before any file is made
+        if self.fewest_redeals and not hasattr(self.setup().game, "move_cost"):
+            raise OptionError(f"--fewest-redeals counts redeals, and {self.setup().family.name} has none: leave it out")
 
     def setup(self) -> Setup:
         return _setup(self.game, self.variant, self.options)
@@ -103,26 +106,36 @@ def _setup(game: str, variant: str | None, options: tuple[str, ...]) -> Setup:
         return _SETUPS[key]
 
 
-def solve_seeds(spec: SurveySpec, seeds: Sequence[int]) -> list[Row]:
+class Batch(NamedTuple):
+    """What a worker sends back for a chunk of deals: the solver and options it ran (a remote
+    worker must run the survey's), and each deal's stored row (see :func:`stored_row`)."""
+
+    solver_version: str
+    options: str
+    rows: list[Stored]
+
+    def seconds(self) -> float:
+        """The CPU seconds of the chunk's searches."""
+        return sum(row[5] or 0 for row in self.rows) / 1e6
+
+
+def solve_seeds(spec: SurveySpec, seeds: Sequence[int]) -> Batch:
     """Solve each seed; one row per seed (a unit of work sent to workers)."""
     setup = spec.setup()
     return _rows(spec, ((setup.deal(seed=seed), seed, None) for seed in seeds))
 
 
-def solve_lines(spec: SurveySpec, lines: Sequence[tuple[int, str]]) -> list[Row]:
+def solve_lines(spec: SurveySpec, lines: Sequence[tuple[int, str]]) -> Batch:
     """Solve each (line number, deal) of a file; one row per line (a unit of work sent to workers)."""
     setup = spec.setup()
     return _rows(spec, ((setup.deal(text=deal), None, line) for line, deal in lines))
 
 
-def _rows(spec: SurveySpec, deals: Iterable[tuple[list[Card], int | None, int | None]]) -> list[Row]:
+def _rows(spec: SurveySpec, deals: Iterable[tuple[list[Card], int | None, int | None]]) -> Batch:
     """The row of each (deal, its seed, its line), solved under the survey's rules and limits."""
     setup, limits = spec.setup(), spec.limits()
-    options, version = json.dumps(setup.settings, sort_keys=True), solver_version()
-    return [
-        Row.of(solve(setup, cards, limits, seed, spec.fewest_redeals), options, version, line)
-        for cards, seed, line in deals
-    ]
+    rows = [stored_row(solve(setup, cards, limits, seed, spec.fewest_redeals), line) for cards, seed, line in deals]
+    return Batch(solver_version(), json.dumps(setup.settings, sort_keys=True), rows)
 
 
 @dataclass
@@ -137,10 +150,11 @@ class Tally:
     results: dict[str, int] = field(default_factory=dict)
     interrupted: bool = False
 
-    def note(self, rows: Sequence[Row]) -> None:
-        self.solved += len(rows)
-        for row in rows:
-            self.results[row.result] = self.results.get(row.result, 0) + 1
+    def note(self, batch: Batch) -> None:
+        self.solved += len(batch.rows)
+        for row in batch.rows:
+            verdict = VERDICTS[row[1]]  # type: ignore[index]
+            self.results[verdict] = self.results.get(verdict, 0) + 1
 
     @property
     def skipped(self) -> int:
@@ -257,9 +271,9 @@ class _Chunker:
         #: How long a wait for finished work may take before the stream is looked at again.
         self.poll = 0.1 if isinstance(pending, _Stream) else None
 
-    def learn(self, rows: Sequence[Row]) -> None:
-        if rows:
-            mean = sum(row.seconds for row in rows) / len(rows) + 0.0002
+    def learn(self, batch: Batch) -> None:
+        if batch.rows:
+            mean = batch.seconds() / len(batch.rows) + 0.0002
             self.per_deal = mean if self.per_deal is None else 0.7 * self.per_deal + 0.3 * mean
             self.size = max(1, min(self.most, int(self.target / self.per_deal)))
 
@@ -284,9 +298,9 @@ class _Chunker:
         return chunk
 
 
-Arrived = Callable[[Sequence[Row]], None]
+Arrived = Callable[[Batch], None]
 #: What a worker runs on a chunk: :func:`solve_seeds` or :func:`solve_lines`.
-Work = Callable[[SurveySpec, list[Any]], list[Row]]
+Work = Callable[[SurveySpec, list[Any]], Batch]
 
 
 def run_survey(
@@ -312,7 +326,10 @@ def run_survey(
     try:
         if client is None and workers > 1:
             _quiet_resource_tracker()
-        store = Store(out, spec.identity(), deals if isinstance(deals, DealFile) else None)
+        if isinstance(deals, DealFile):
+            store = Store(out, spec.identity(), deals)
+        else:
+            store = Store(out, spec.identity(), requested=deals)
         try:
             return _fill(spec, store, deals, workers, client, chunk_seconds, on_progress)
         finally:
@@ -345,11 +362,11 @@ def _fill(
         if on_progress is not None:
             on_progress(tally)
 
-        def arrived(rows: Sequence[Row]) -> None:
-            _check_worker(rows, store.meta)
-            store.add(rows)
-            tally.note(rows)
-            chunker.learn(rows)
+        def arrived(batch: Batch) -> None:
+            _check_worker(batch, store.meta)
+            store.add(batch.rows)
+            tally.note(batch)
+            chunker.learn(batch)
             if on_progress is not None:
                 on_progress(tally)
 
@@ -395,14 +412,13 @@ def _stored(tally: Tally) -> str:
     return f"{tally.skipped + tally.solved} of {tally.total} deals"
 
 
-def _check_worker(rows: Sequence[Row], identity: dict[str, str]) -> None:
+def _check_worker(batch: Batch, identity: dict[str, str]) -> None:
     """A remote worker must run the same solver on the same rules."""
-    for row in rows[:1]:
-        if (row.options, row.solver_version) != (identity["options"], identity["solver_version"]):
-            raise SurveyError(
-                f"a worker runs solver {row.solver_version} with options {row.options}; this survey is solver "
-                f"{identity['solver_version']} with options {identity['options']}: install the same version everywhere"
-            )
+    if (batch.options, batch.solver_version) != (identity["options"], identity["solver_version"]):
+        raise SurveyError(
+            f"a worker runs solver {batch.solver_version} with options {batch.options}; this survey is solver "
+            f"{identity['solver_version']} with options {identity['options']}: install the same version everywhere"
+        )
 
 
 class _Interrupted(Exception):
@@ -492,7 +508,7 @@ def _run_pool(spec: SurveySpec, work: Work, chunker: _Chunker, jobs: int, arrive
     pool = ProcessPoolExecutor(
         jobs, mp_context=multiprocessing.get_context("spawn"), initializer=_worker_init, initargs=(os.getpid(),)
     )
-    running: set[Future[list[Row]]] = set()
+    running: set[Future[Batch]] = set()
     try:
         # Every worker started at once, with stderr on /dev/null (their failures reach this
         # process as exceptions): one this process's kill -9 caught starting up told the terminal
@@ -525,7 +541,7 @@ def _run_pool(spec: SurveySpec, work: Work, chunker: _Chunker, jobs: int, arrive
     pool.shutdown()
 
 
-def _take(finished: set[Future[list[Row]]], arrived: Arrived) -> None:
+def _take(finished: set[Future[Batch]], arrived: Arrived) -> None:
     """Store the rows of every chunk that finished, then raise the first failure among the others:
     a chunk that failed (a dead worker) must not lose the rows other workers computed."""
     failures = [error for error in (future.exception() for future in finished) if error is not None]

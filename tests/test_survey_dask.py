@@ -1,0 +1,54 @@
+"""A survey on a Dask cluster whose scheduler and workers are processes of their own, started as
+`dask scheduler` and `dask worker`, one worker killed mid-run: the cluster carries on, and the
+survey stores the same rows as `--jobs 1` (benchmarks/survey_dask.py measures its deals per second
+against the number of workers)."""
+
+from __future__ import annotations
+
+import sqlite3
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from helpers import SURVEY_GAME, SURVEY_VARIANT, DaskCluster, patience_command, survey_table
+
+from solver.service.seeds import parse_seeds
+from solver.service.survey import SurveySpec, run_survey
+
+pytest.importorskip("distributed", reason="the 'dask' extra is not installed")
+
+#: Deals whose searches take some milliseconds each under this node limit (some stopped by it):
+#: a run of a few seconds, long enough to kill a worker in.
+SEEDS, NODES = "1-400", 20000
+SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), NODES, None, 2 * 1024**3)
+
+
+def stored(out: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{out}?mode=ro", uri=True, timeout=5) as db:
+            return int(db.execute("SELECT COUNT(*) FROM deals").fetchone()[0])
+    except sqlite3.OperationalError:  # not made yet
+        return 0
+
+
+def test_a_cluster_of_separate_processes_survives_a_killed_worker_with_the_same_rows(tmp_path, engine):
+    if engine == "python":
+        pytest.skip("the cluster's machinery is the same on either engine (and the Python engine's run is long)")
+    reference = tmp_path / "jobs1.sqlite"
+    run_survey(SPEC, parse_seeds(SEEDS), reference, jobs=1)
+    out = tmp_path / "dask.sqlite"
+    with DaskCluster(tmp_path, workers=3) as cluster:
+        command = [*patience_command(), "survey", SURVEY_GAME, "--variant", SURVEY_VARIANT, "--seeds", SEEDS,
+                   "--max-nodes", str(NODES), "--out", str(out), "--scheduler", cluster.address, "--no-progress"]  # fmt: skip
+        survey = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.monotonic() + 120
+        while stored(out) == 0 and survey.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        killed_at = stored(out)
+        cluster.kill_worker()
+        output, errors = survey.communicate(timeout=300)
+    assert survey.returncode == 0, errors
+    assert 0 < killed_at < 400, "the worker was killed mid-run"
+    assert "400 of 400 deals stored" in output
+    assert survey_table(out) == survey_table(reference)
