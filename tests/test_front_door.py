@@ -145,7 +145,7 @@ def test_the_changelog_has_every_version() -> None:
     changelog = (ROOT / "CHANGELOG.md").read_text(encoding="utf-8")
     version = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
     assert f"## {version} " in changelog or "## Unreleased" in changelog
-    for earlier in ("0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0", "0.6.0", "0.6.1"):
+    for earlier in ("0.1.0", "0.2.0", "0.3.0", "0.4.0", "0.5.0", "0.6.0", "0.6.1", "0.6.2"):
         assert f"## {earlier} (" in changelog
 
 
