@@ -282,7 +282,7 @@ class OpenAccordion:
         head = (cards.to_bytes(8, "little") + bytes((len(row),))).ljust(16, b"\0") + row
         return head.ljust(80, b"\0") + row.translate(_NIBBLES).ljust(_OPEN_STATE - 80, b"\0")
 
-    def decode(self, state: OpenAccordionState, code: int) -> PileMove:
+    def decode(self, code: int) -> PileMove:
         return _pile_move(code)
 
     def describe_move(self, state: OpenAccordionState, move: PileMove) -> str:
@@ -395,7 +395,7 @@ class DealtAccordion:
         cards = len(state.row) + len(state.stock)
         return bytes((len(state.row), cards)) + self.key(state).ljust(_DEALT_STATE - 2, b"\0")
 
-    def decode(self, state: DealtAccordionState, code: int) -> PileMove | StockMove:
+    def decode(self, code: int) -> PileMove | StockMove:
         return DEAL if code == _DEAL_CODE else _pile_move(code)
 
     def describe_move(self, state: DealtAccordionState, move: PileMove | StockMove) -> str:

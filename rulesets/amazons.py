@@ -362,7 +362,7 @@ class Amazons:
         cards = bytes(stock) + b"".join(map(bytes, depots))
         return (lengths + tops + cards).ljust(_KERNEL_STATE, b"\0")
 
-    def decode(self, state: AmazonsState, code: int) -> AmazonsMove:
+    def decode(self, code: int) -> AmazonsMove:
         """The move a kernel numbers ``code``: ``8 * source + target`` a play, then the deal and redeal."""
         if code == _DEAL_CODE:
             return DEAL

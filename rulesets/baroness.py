@@ -368,7 +368,7 @@ class Baroness:
         out[_KERNEL_STOCK_END - len(stock) : _KERNEL_STOCK_END] = bytes(stock)
         return bytes(out)
 
-    def decode(self, state: BaronessLayout, code: int) -> BaronessMove:
+    def decode(self, code: int) -> BaronessMove:
         """The move of a kernel's code: bits 0-5 a card, 6-11 its partner or a target pile,
         12-15 the kind (see rulesets/_baroness.pyx)."""
         kind, card, other = code >> 12 & 15, code & 63, code >> 6 & 63

@@ -556,12 +556,8 @@ class OpenMarriageRow:
         """The kernel's state: the number of cards, the floor, the row."""
         return _encoded(len(state.cards), state.floor, state.cards)
 
-    def decode(self, state: MarriageLayout, code: int) -> Discard:
+    def decode(self, code: int) -> Discard:
         return _discard_of(code)
-
-    def decode_line(self, start: MarriageLayout, codes: Sequence[int]) -> tuple[Discard, ...]:
-        """A discard's code names it whatever the row: a line needs no replay to decode."""
-        return tuple(map(_discard_of, codes))
 
     def describe_move(self, state: MarriageLayout, move: Discard) -> str:
         return _describe_discard(state.cards, move)
@@ -650,12 +646,8 @@ class CompulsoryNizhni:
         """The kernel's state: the cards in the row, the cards left, then the row and the stock."""
         return _encoded(len(state.row), len(state.row) + len(state.stock), state.row + state.stock)
 
-    def decode(self, state: NizhniLayout, code: int) -> NizhniMove:
+    def decode(self, code: int) -> NizhniMove:
         return DEAL if code == _DEAL_CODE else _discard_of(code)
-
-    def decode_line(self, start: NizhniLayout, codes: Sequence[int]) -> tuple[NizhniMove, ...]:
-        """A move's code names it whatever the layout: a line needs no replay to decode."""
-        return tuple(DEAL if code == _DEAL_CODE else _discard_of(code) for code in codes)
 
     def describe_move(self, state: NizhniLayout, move: NizhniMove) -> str:
         if move is DEAL:

@@ -152,7 +152,7 @@ class Thirteens:
             + bytes(stock).rjust(52, b"\0")
         )
 
-    def decode(self, state: ThirteensLayout, code: int) -> Discard:
+    def decode(self, code: int) -> Discard:
         """The discard of a kernel's code: bits 0-5 the card named first, 6-11 its partner, bit
         12 set for a pair."""
         if code & _KERNEL_PAIR:

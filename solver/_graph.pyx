@@ -2,8 +2,9 @@
 """A kernel over an explicit graph, so that the compiled engine can be held to the same toy games
 as the Python one (tests/helpers.py's GraphGame and its kin build it from their own answers).
 
-A state is a node number (4 bytes, little-endian), its key the same 4 bytes; a move is the
-index of an edge in its node's list.
+A state is a node number (4 bytes, little-endian), its key the same 4 bytes; a move's code is
+its node's number times 65,536 plus the index of the edge in that node's list, so that it names
+the edge without the state (solver.protocol.Compiled.decode).
 """
 
 from libc.stdint cimport int32_t, uint8_t
@@ -36,13 +37,14 @@ cdef class GraphKernel(CostedKernel):
         return node
 
     cdef int moves(self, const uint8_t* state, int32_t* out) noexcept:
-        cdef int count = len(<list>self.edges[self._node(state)]), i
+        cdef int32_t node = self._node(state)
+        cdef int count = len(<list>self.edges[node]), i
         for i in range(count):
-            out[i] = i
+            out[i] = node << 16 | i
         return count
 
     cdef void apply(self, const uint8_t* state, int32_t move, uint8_t* child) noexcept:
-        cdef int32_t target = (<list>self.edges[self._node(state)])[move][0]
+        cdef int32_t target = (<list>self.edges[move >> 16])[move & 0xFFFF][0]
         memcpy(child, &target, 4)
 
     cdef bint is_won(self, const uint8_t* state) noexcept:
@@ -59,7 +61,7 @@ cdef class GraphKernel(CostedKernel):
         return self.bounds[self._node(state)]
 
     cdef int move_cost(self, const uint8_t* state, int32_t move) noexcept:
-        return (<list>self.edges[self._node(state)])[move][1]
+        return (<list>self.edges[move >> 16])[move & 0xFFFF][1]
 
     cdef int cost_to_win_bound(self, const uint8_t* state) noexcept:
         return self.cost_bounds[self._node(state)]

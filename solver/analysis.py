@@ -203,7 +203,7 @@ class _NativeProofs(_Proofs[State, Move]):
             wins=self.winnable,
             win_score=self.win_score,
         )
-        return result._replace(best_line=engine.decoded(self.game, start, result.best_line)), table
+        return result._replace(best_line=engine.decoded(self.game, result.best_line)), table
 
     def _winnable(self, digest: int) -> None:
         self.winnable.insert(digest)

@@ -85,8 +85,8 @@ class Compiled(Protocol):
         """``state`` as the kernel's flat state (``kernel().state_size`` bytes)."""
         ...
 
-    def decode(self, state: Any, code: int) -> Any:
-        """The move the kernel numbers ``code`` in ``state``. (A game may also have
-        ``decode_line(start, codes)``, a whole line of codes played from ``start`` as its moves
-        at once, which solver.engine then uses instead of replaying the line move by move.)"""
+    def decode(self, code: int) -> Any:
+        """The move the kernel numbers ``code``. A code names its move whatever the state it is
+        played in, so a line the compiled search found turns back into moves without replaying
+        it (the referee, solver.replay.checked, replays it once, through the rules)."""
         ...

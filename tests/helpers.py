@@ -197,8 +197,8 @@ class GraphGame:
     def encode(self, state):
         return state.to_bytes(4, "little")
 
-    def decode(self, state, code):
-        return self.moves(state)[code]
+    def decode(self, code):
+        return self.moves(code >> 16)[code & 0xFFFF]  # solver/_graph.pyx: node * 65,536 + index
 
 
 def chain(n, cyclic=False, won_at=None):

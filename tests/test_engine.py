@@ -365,24 +365,16 @@ def test_a_node_limit_expands_exactly_that_many_states_even_where_a_restart_begi
     assert result.verdict is Verdict.UNKNOWN and result.limit == "max_nodes" and result.stats.nodes == limit
 
 
-def test_a_line_is_decoded_by_the_games_decode_line_where_it_has_one():
-    """solver.engine turns a compiled line back through the game's decode_line, never replaying
-    it, where the game has one; else move by move along the line."""
+def test_a_line_is_decoded_code_by_code_without_a_replay():
+    """solver.engine turns a compiled line back through the game's decode, code by code, never
+    playing it (the referee replays it once, after)."""
     from solver import engine
 
     class ByCode:
-        def decode(self, state, code):
-            return ("move", state, code)
+        def decode(self, code):
+            return ("move", code)
 
         def apply(self, state, move):
-            return state + 1
+            raise AssertionError("a line is decoded without playing it")
 
-    class WholeLine(ByCode):
-        def apply(self, state, move):
-            raise AssertionError("a line decoded at once is not replayed")
-
-        def decode_line(self, start, codes):
-            return [("line", start, code) for code in codes]
-
-    assert engine.decoded(ByCode(), 10, [7, 8]) == (("move", 10, 7), ("move", 11, 8))
-    assert engine.decoded(WholeLine(), 10, [7, 8]) == (("line", 10, 7), ("line", 10, 8))
+    assert engine.decoded(ByCode(), [7, 8]) == (("move", 7), ("move", 8))

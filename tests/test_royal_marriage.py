@@ -560,7 +560,7 @@ def test_the_kernel_analysis_is_the_python_analysis(combo: Combo, engine: str) -
             best = best_move(codes, game.removal, analysis)
             clear, fewest, code = kernel.probe_analysis(bytes(codes))
             assert (clear, fewest) == (analysis.clear, analysis.fewest), format_cards(row)
-            assert (None if code < 0 else game.decode(state, code)) == best, format_cards(row)
+            assert (None if code < 0 else game.decode(code)) == best, format_cards(row)
 
 
 @open_combos
@@ -574,9 +574,9 @@ def test_the_plain_kernel_answers_as_the_plain_ruleset(combo: Combo, engine: str
         for state, _ in random_play(game, game.start(row), rng, ROW_MOVES):
             encoded = game.encode(state)
             codes = kernel.probe_moves(encoded)
-            assert [game.decode(state, code) for code in codes] == game.moves(state), game.write_position(state)
+            assert [game.decode(code) for code in codes] == game.moves(state), game.write_position(state)
             for code in codes:
-                after = game.apply(state, game.decode(state, code))
+                after = game.apply(state, game.decode(code))
                 assert kernel.probe_apply(encoded, code) == game.encode(after), game.write_position(state)
             assert kernel.probe_key(encoded) == game.key(state)
             assert kernel.probe_score(encoded) == game.score(state)
@@ -606,26 +606,6 @@ def test_without_restarts_both_engines_expand_the_same_states_on_crowded_rows(
             python.best_line,
             python.stats.nodes,
         ), format_cards(row)
-
-
-@every_combo
-def test_a_line_decodes_at_once_as_move_by_move(combo: Combo, engine: str) -> None:
-    """decode_line (what the engine turns a compiled line back with) gives the moves that
-    decoding each code in the state it is played in gives."""
-    game = build(combo)
-    kernel = kernel_for(game, engine)
-    rng = random.Random(combo.name)
-    for seed in rng.sample(range(1, 100_000), 10):
-        state = start = game.start(combo.family.seeded_deal(seed))
-        codes, moves = [], []
-        for _ in range(ROW_MOVES):
-            offered = kernel.probe_moves(game.encode(state))
-            if not offered:
-                break
-            codes.append(rng.choice(offered))
-            moves.append(game.decode(state, codes[-1]))
-            state = game.apply(state, moves[-1])
-        assert moves and game.decode_line(start, codes) == tuple(moves)
 
 
 def test_a_removal_rule_the_kernel_does_not_know_is_searched_in_python() -> None:
