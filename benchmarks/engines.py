@@ -4,7 +4,9 @@ Each deal is solved on both engines in this process, which goes first alternatin
 (the machines are shared: only figures taken side by side compare), each line replayed through
 the rules; the verdicts and minimal scores must agree wherever both decided. Per preset it
 prints the deals, each engine's CPU seconds, states per CPU second and their ratio, and deals
-decided per CPU second (the throughput a survey can expect).
+decided per CPU second (the throughput a survey can expect); then per family (a ruleset module,
+as rulesets.DECLARED groups the presets) the states per CPU second of all its presets' deals
+together.
 
     python benchmarks/engines.py [PRESET ...] [--seeds 1-100] [--max-nodes N] [--max-seconds S]
         [--fewest-redeals] [--native-only]
@@ -100,6 +102,20 @@ def measure(name: str, seeds: list[int], limits: Limits, least_cost: bool, nativ
     return preset
 
 
+def print_families(measured: list[Preset]) -> None:
+    """Each family's states per CPU second over every deal of its presets measured, both engines."""
+    print(f"{'family':<18}{'presets':>8}{'native st/s':>13}{'python st/s':>13}{'ratio':>7}")
+    for module, games in DECLARED.items():
+        names = {variant for variants in games.values() for variant in variants}
+        presets = [preset for preset in measured if preset.name in names and preset.deals]
+        if not presets:
+            continue
+        native = Side(sum(p.native.seconds for p in presets), sum(p.native.nodes for p in presets))
+        python = Side(sum(p.python.seconds for p in presets), sum(p.python.nodes for p in presets))
+        ratio = native.rate() / python.rate() if python.rate() else float("nan")
+        print(f"{module:<18}{len(presets):>8}{native.rate():>13,.0f}{python.rate():>13,.0f}{ratio:>7.1f}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     presets = [variant for games in DECLARED.values() for variants in games.values() for variant in variants]
@@ -116,8 +132,10 @@ def main() -> int:
     header = f"{'preset':<18}{'deals':>6}{'native s':>10}{'python s':>10}{'native st/s':>13}{'python st/s':>13}"
     print(header + f"{'ratio':>7}{'native deals/s':>16}{'python deals/s':>16}{'native worst':>14}")
     failed = False
+    measured: list[Preset] = []
     for name in args.presets:
         preset = measure(name, seeds, limits, args.fewest_redeals, args.native_only)
+        measured.append(preset)
         native, python = preset.native, preset.python
         ratio = native.rate() / python.rate() if python.rate() else float("nan")
         native_deals = native.decided / native.seconds if native.seconds else float("nan")
@@ -131,6 +149,8 @@ def main() -> int:
         for line in preset.disagreements:
             print(f"  {name}: {line}")
         failed |= any(line.startswith("seed") for line in preset.disagreements)
+    if not args.native_only:
+        print_families(measured)
     print(f"peak memory of this process: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f} MiB")
     return 1 if failed else 0
 
