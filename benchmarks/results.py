@@ -23,40 +23,78 @@ from solver.service.report import summarize
 
 
 class Plan(NamedTuple):
-    """One preset's survey: PySolFC deals 1..deals, and why that many."""
+    """One preset's survey: PySolFC deals 1..deals, and why that many; ``options`` are the
+    survey's flags beyond the default (``--fewest-redeals``), ``stem`` its file's name."""
 
     preset: str
     deals: int
     why: str
+    options: tuple[str, ...] = ()
+    stem: str = ""
+
+    @property
+    def file(self) -> str:
+        return f"{self.stem or self.preset}.sqlite"
 
 
-_LONG = "10,000: 100,000 deals would take {hours} hours of the 2-core machine ({cpu} CPU hours), not about an hour"
+#: The deals a 95% Wilson interval needs to be at most 0.1 point either side at rate p: about
+#: 1.96**2 * p * (1 - p) / 0.001**2 (960,400 at one half), taken at the rate an earlier survey of
+#: the preset gave, with 8% to spare and rounded up; at a rate of 0 or 1, 3,838 deals.
+def _enough(rate: float) -> str:
+    return f"rate near {rate:.1%}: {1.96**2 * rate * (1 - rate) / 1e-6:,.0f} deals give 0.1 point either side"
+
+
+_ALL_WON = "every deal won so far: 3,838 deals give 0.1 point (the interval is one-sided)"
 
 PLANS = (
-    Plan("accordion", 10_000, _LONG.format(hours="about 1.5", cpu="2.9")),
-    Plan("idle-year", 100_000, "100,000: about 4 CPU minutes"),
-    Plan("parlett", 10_000, _LONG.format(hours="about 2", cpu="4")),
-    Plan("self-working", 100_000, "100,000: about 2 CPU minutes"),
-    Plan("amazons", 100_000, "100,000: about 34 CPU minutes"),
-    Plan("amazons-dick", 100_000, "100,000: about 21 CPU minutes"),
-    Plan("amazons-mms", 100_000, "100,000: about 9 CPU minutes"),
-    Plan("amazons-pysol", 100_000, "100,000: about 2 CPU minutes"),
-    Plan("baroness", 100_000, "100,000: about 5 CPU minutes"),
-    Plan("baroness-classic", 100_000, "100,000: about 5 CPU minutes"),
-    Plan("baroness-pysol", 10_000, "10,000 at --max-nodes 20000: deciding every deal takes minutes for some"),
-    Plan("thirteens", 100_000, "100,000: about 8 CPU minutes"),
-    Plan("royal-marriage", 100_000, "100,000: about 16 CPU minutes"),
-    Plan("queen-and-her-lad", 100_000, "100,000: about 14 CPU minutes"),
-    Plan("nizhni-novgorod", 100_000, "100,000: about 1.5 CPU minutes"),
+    Plan("accordion", 10_000, _ALL_WON + "; 10,000"),
+    Plan("idle-year", 100_000, _enough(0.0047) + "; 100,000"),
+    Plan("parlett", 450_000, _enough(0.1224)),
+    Plan("self-working", 100_000, _enough(0.00046) + "; 100,000"),
+    Plan("amazons", 100_000, _ALL_WON + "; 100,000"),
+    Plan("amazons-dick", 100_000, _ALL_WON + "; 100,000"),
+    Plan("amazons-mms", 100_000, _ALL_WON + "; 100,000"),
+    Plan("amazons-pysol", 100_000, _ALL_WON + "; 100,000"),
+    Plan("baroness", 320_000, _enough(0.0841)),
+    Plan("baroness-classic", 430_000, _enough(0.1170)),
+    Plan(
+        "baroness-pysol",
+        10_000,
+        "rate near 70%: 810,000 deals would be needed, about 34 CPU hours at 0.15 s a deal; 10,000 for now",
+    ),
+    Plan("thirteens", 1_000_000, _enough(0.6256)),
+    Plan("royal-marriage", 100_000, _enough(0.9866) + "; 100,000"),
+    Plan("queen-and-her-lad", 160_000, _enough(0.9622)),
+    Plan("nizhni-novgorod", 10_000_000, _enough(0.0497) + "; 10,000,000, the ten-million-deal survey"),
 )
-#: Limits beyond the default table bound, where a preset needs them to finish at all.
-LIMITS = {"baroness-pysol": ["--max-nodes", "20000"]}
+#: The fewest redeals of each Amazons preset's wins (IDA*, proven): a distribution, not a rate,
+#: so fewer deals (a deal takes 0.03 to 0.7 CPU s).
+REDEALS = tuple(
+    Plan(preset, 1_000, "the distribution of the fewest redeals", ("--fewest-redeals",), f"{preset}-redeals")
+    for preset in ("amazons", "amazons-dick", "amazons-mms", "amazons-pysol")
+)
+#: Rates published elsewhere, beside each row: the odds for play with hidden cards (see the
+#: page's "Why they differ") and Solvitaire's, where it has the same game.
+PUBLISHED = {
+    "accordion": "1%",
+    "self-working": "0.04%",
+    "amazons": "10%",
+    "amazons-dick": "10%",
+    "amazons-mms": "10%",
+    "amazons-pysol": "10%",
+    "baroness": "20% (or 4%)",
+    "baroness-classic": "20% (or 4%)",
+    "baroness-pysol": "20% (or 4%)",
+    "royal-marriage": "3%",
+}
+#: Solvitaire's verdicts on the 500 random deals of tests/data/accordion-reference.tsv: all won.
+SOLVITAIRE = {"accordion": "100% (99.24% to 100%), 500 random deals"}
 
 
 def command(plan: Plan, jobs: int) -> list[str]:
     """The survey command of one preset, as docs/results.md prints it."""
-    return ["patience", "survey", plan.preset, "--seeds", f"1-{plan.deals}", "--out", f"{plan.preset}.sqlite",
-            "--jobs", str(jobs), *LIMITS.get(plan.preset, [])]  # fmt: skip
+    return ["patience", "survey", plan.preset, "--seeds", f"1-{plan.deals}", "--out", plan.file,
+            "--jobs", str(jobs), *plan.options]  # fmt: skip
 
 
 def run(plan: Plan, directory: Path, jobs: int) -> float:
@@ -69,13 +107,13 @@ def run(plan: Plan, directory: Path, jobs: int) -> float:
 
 
 def throughput(plan: Plan, summary: dict[str, Any], process_seconds: float | None) -> str:
-    """One preset's line of the throughput table."""
+    """One survey's line of the throughput table."""
     deals, cpu = summary["deals"], summary["cpu_seconds"]
     rate = deals / cpu if cpu else float("inf")
     process = "" if process_seconds is None else f"; processes {process_seconds:,.0f} CPU s"
     return (
-        f"{plan.preset:18} {deals:>7,} deals  {rate:>9,.0f} deals per CPU s  "
-        f"mean {summary['mean_seconds']:.4f} s  max {summary['max_seconds']:.3f} s  search {cpu:,.0f} CPU s{process}"
+        f"{plan.stem or plan.preset:22} {deals:>10,} deals  {rate:>9,.0f} deals per CPU s  "
+        f"mean {summary['mean_seconds']:.5f} s  max {summary['max_seconds']:.3f} s  search {cpu:,.0f} CPU s{process}"
     )
 
 
@@ -89,6 +127,19 @@ def distribution(summary: dict[str, Any]) -> str:
     return ", ".join(parts)
 
 
+def redeals(summary: dict[str, Any]) -> str:
+    """A fewest-redeals survey's wins as 'redeals: deals' pairs, '*' marking counts not all proven."""
+    return ", ".join(
+        f"{bar['redeals']}: {bar['deals']:,}{'' if bar['proven'] == bar['deals'] else '*'}"
+        for bar in summary["redeals"]["histogram"]
+    )
+
+
+def half_width(summary: dict[str, Any]) -> float:
+    """The larger side of the 95% interval (or range) around the point rate, in points."""
+    return 100 * max(summary["win_rate"] - summary["win_rate_low"], summary["win_rate_high"] - summary["win_rate"])
+
+
 def markdown_row(plan: Plan, summary: dict[str, Any]) -> str:
     """One preset's row of docs/results.md's table."""
     low, high = summary["win_rate_low"], summary["win_rate_high"]
@@ -97,10 +148,13 @@ def markdown_row(plan: Plan, summary: dict[str, Any]) -> str:
         rate = f"{low:.2%} to {high:.2%} (a range: deals unknown)"
     threshold = summary.get("threshold")
     sheinwold = "" if threshold is None else f"{threshold['rate']:.2%}"
+    engines = "+".join(name for name, count in summary["engines"].items() if count)
+    version = summary["survey"]["solver_version"]
     return (
         f"| {plan.preset} | {summary['deals']:,} | {summary['won']:,} | {summary['lost']:,} | {summary['unknown']:,} "
-        f"| {rate} | {sheinwold} "
-        f"| {summary['mean_seconds']:.4f} / {summary['max_seconds']:.2f} |"
+        f"| {rate} | ±{half_width(summary):.2f} | {sheinwold} "
+        f"| {summary['mean_seconds'] * 1000:.2f} / {summary['max_seconds']:.2f} | {summary['cpu_seconds'] / 3600:.2f} "
+        f"| {version}, {engines} | {PUBLISHED.get(plan.preset, '')} | {SOLVITAIRE.get(plan.preset, '')} |"
     )
 
 
@@ -112,18 +166,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--only", nargs="*", default=None, metavar="PRESET", help="these presets only")
     parser.add_argument("--markdown", action="store_true", help="print the table's Markdown rows too")
     args = parser.parse_args(argv)
-    plans = [plan for plan in PLANS if args.only is None or plan.preset in args.only]
+    plans = [plan for plan in (*PLANS, *REDEALS) if args.only is None or plan.preset in args.only]
     if args.run:
         args.dir.mkdir(parents=True, exist_ok=True)
-    processes: dict[str, float] = {}
+    processes: dict[Plan, float] = {}
     started = time.perf_counter()
     for plan in plans:
         if args.run:
-            processes[plan.preset] = run(plan, args.dir, args.jobs)
-    summaries = {plan.preset: summarize(args.dir / f"{plan.preset}.sqlite", slowest=0) for plan in plans}
+            processes[plan] = run(plan, args.dir, args.jobs)
+    summaries = {plan: summarize(args.dir / plan.file, slowest=0) for plan in plans}
     search = sum(summary["cpu_seconds"] for summary in summaries.values())
     for plan in plans:
-        print(throughput(plan, summaries[plan.preset], processes.get(plan.preset)))
+        print(throughput(plan, summaries[plan], processes.get(plan)))
         print(f"    {' '.join(command(plan, args.jobs))}   # {plan.why}")
     print(f"search CPU for the whole table: {search / 3600:.2f} hours", end="")
     if processes:
@@ -132,15 +186,12 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print()
     if args.markdown:
-        print("| preset | deals per CPU s | CPU s a deal: mean | max |")
-        print("|---|---|---|---|")
         for plan in plans:
-            summary = summaries[plan.preset]
-            rate = summary["deals"] / summary["cpu_seconds"]
-            print(f"| {plan.preset} | {rate:,.0f} | {summary['mean_seconds']:.4f} | {summary['max_seconds']:.2f} |")
-        for plan in plans:
-            print(markdown_row(plan, summaries[plan.preset]))
-            print(f"    {plan.preset}: {distribution(summaries[plan.preset])}")
+            if plan in REDEALS:
+                print(f"    {plan.preset} fewest redeals: {redeals(summaries[plan])}")
+            else:
+                print(markdown_row(plan, summaries[plan]))
+                print(f"    {plan.preset}: {distribution(summaries[plan])}")
     return 0
 
 

@@ -54,12 +54,13 @@ _AS_JSON = {
 
 def _lines(store: Store, kind: str) -> str:
     """SQL giving every deal of ``store`` as one line of text: CSV (``kind`` ``csv``) or a JSON
-    object (``json``), ending in a newline."""
+    object (``json``), ending in a newline (CSV's lines end in CR LF, as RFC 4180 and Python's
+    csv writer, which the summary CSV uses, end them)."""
     columns = columns_of(store)
     values = _expressions(store, _AS_CSV if kind == "csv" else _AS_JSON)
     if kind == "csv":
         parts = [f"IFNULL({value}, '')" for value in values]
-        return _select(store, " || ',' || ".join(parts) + " || char(10)")
+        return _select(store, " || ',' || ".join(parts) + " || char(13, 10)")
     parts = []
     for name, value in zip(columns, values):
         parts.append(f"'{',' if parts else '{'}\"{name}\":' || IFNULL({value}, 'null')")
@@ -108,7 +109,7 @@ def write_csv(path: Path, target: str) -> None:
     store = Store(path)
     try:
         with replacing(target) as out:
-            out.write(",".join(columns_of(store)) + "\n")
+            out.write(",".join(columns_of(store)) + "\r\n")
             _write_lines(store, _lines(store, "csv"), out)
     finally:
         store.close()
