@@ -60,7 +60,7 @@ PLANS = (
     Plan(
         "baroness-pysol",
         10_000,
-        "rate near 70%: 810,000 deals would be needed, about 34 CPU hours at 0.15 s a deal; 10,000 for now",
+        "rate near 60%: 922,000 deals would be needed, about 40 CPU hours at 0.16 s a deal; 10,000 for now",
     ),
     Plan("thirteens", 1_000_000, _enough(0.6256)),
     Plan("royal-marriage", 100_000, _enough(0.9866) + "; 100,000"),
