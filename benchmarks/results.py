@@ -140,20 +140,23 @@ def half_width(summary: dict[str, Any]) -> float:
     return 100 * max(summary["win_rate"] - summary["win_rate_low"], summary["win_rate_high"] - summary["win_rate"])
 
 
-def markdown_row(plan: Plan, summary: dict[str, Any]) -> str:
-    """One preset's row of docs/results.md's table."""
+def markdown_row(plan: Plan, summary: dict[str, Any], process_seconds: float | None) -> str:
+    """One preset's row of docs/results.md's table (the survey's processes' CPU hours where
+    this run measured them, else "-")."""
     low, high = summary["win_rate_low"], summary["win_rate_high"]
     rate = f"{summary['win_rate']:.2%} ({low:.2%} to {high:.2%})"
     if summary["unknown"]:  # the range from the Wilson low of won to the Wilson high of won or unknown
         rate = f"{low:.2%} to {high:.2%} (a range: deals unknown)"
     threshold = summary.get("threshold")
     sheinwold = "" if threshold is None else f"{threshold['rate']:.2%}"
+    survey = "-" if process_seconds is None else f"{process_seconds / 3600:.2f}"
     engines = "+".join(name for name, count in summary["engines"].items() if count)
     version = summary["survey"]["solver_version"]
     return (
         f"| {plan.preset} | {summary['deals']:,} | {summary['won']:,} | {summary['lost']:,} | {summary['unknown']:,} "
         f"| {rate} | ±{half_width(summary):.2f} | {sheinwold} "
-        f"| {summary['mean_seconds'] * 1000:.2f} / {summary['max_seconds']:.2f} | {summary['cpu_seconds'] / 3600:.2f} "
+        f"| {summary['mean_seconds'] * 1000:.2f} / {summary['max_seconds']:.2f} "
+        f"| {summary['cpu_seconds'] / 3600:.2f} / {survey} "
         f"| {version}, {engines} | {PUBLISHED.get(plan.preset, '')} | {SOLVITAIRE.get(plan.preset, '')} |"
     )
 
@@ -190,7 +193,7 @@ def main(argv: list[str] | None = None) -> int:
             if plan in REDEALS:
                 print(f"    {plan.preset} fewest redeals: {redeals(summaries[plan])}")
             else:
-                print(markdown_row(plan, summaries[plan]))
+                print(markdown_row(plan, summaries[plan], processes.get(plan)))
                 print(f"    {plan.preset}: {distribution(summaries[plan])}")
     return 0
 
