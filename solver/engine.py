@@ -6,7 +6,7 @@ specification and the fallback.
 aiohttp, yarl and frozenlist) forces the Python engine. It is read at every search, so a program
 or a test may switch engines as it goes. Either way a search answers a
 :class:`~solver.result.SearchResult` in the game's own moves (the kernel's move codes turned back
-by the ruleset's ``decode``, move by move along the line), with ``engine`` naming the engine.
+by the ruleset's ``decode``, code by code), with ``engine`` naming the engine.
 """
 
 from __future__ import annotations

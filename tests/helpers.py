@@ -26,6 +26,22 @@ def solve(game: Any, start: Any, limit: int | None = None) -> SearchResult[Any]:
     return checked(game, start, depth_first(game, start, Limits(max_nodes=limit)))
 
 
+def assert_same_search_without_restarts(game: Any, start: Any, limits: Limits, context: Any) -> None:
+    """Both engines searched without restarts (which then visit states in the same order) reach
+    the same verdict, score and line by the same number of states."""
+    from solver import search
+
+    compiled = depth_first(game, start, limits, restart_nodes=None)
+    python = search.depth_first(game, start, limits, restart_nodes=None)
+    assert compiled.engine == "native"
+    assert (compiled.verdict, compiled.best_score, compiled.best_line, compiled.stats.nodes) == (
+        python.verdict,
+        python.best_score,
+        python.best_line,
+        python.stats.nodes,
+    ), context
+
+
 def random_play(game: Any, state: Any, rng: Random, steps: int) -> Iterator[tuple[Any, Any]]:
     """Up to ``steps`` random legal moves from ``state``: each (state, move played there), and
     the last state with move None (where play stopped)."""

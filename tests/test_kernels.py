@@ -15,6 +15,7 @@ import random
 from typing import Any
 
 import pytest
+from helpers import assert_same_search_without_restarts
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -94,16 +95,7 @@ def test_without_restarts_both_engines_expand_the_same_states(case, engine):
     family, game, _ = built(*case)
     for seed in random.Random(combination_id(case)).sample(range(1, 100_000), 4):
         start = game.start(family.seeded_deal(seed))
-        limits = Limits(max_nodes=3000)
-        compiled = engines.depth_first(game, start, limits, restart_nodes=None)
-        python = search.depth_first(game, start, limits, restart_nodes=None)
-        assert compiled.engine == "native"
-        assert (compiled.verdict, compiled.best_score, compiled.best_line, compiled.stats.nodes) == (
-            python.verdict,
-            python.best_score,
-            python.best_line,
-            python.stats.nodes,
-        ), seed
+        assert_same_search_without_restarts(game, start, Limits(max_nodes=3000), seed)
 
 
 @pytest.mark.parametrize("case", COMBINATIONS, ids=combination_id)

@@ -18,7 +18,7 @@ from brute.royal_marriage import (
     may_go_nizhni,
     may_go_royal,
 )
-from helpers import PYSOL_DEAL_1, PYSOL_DEAL_32000, random_play, states_along
+from helpers import PYSOL_DEAL_1, PYSOL_DEAL_32000, assert_same_search_without_restarts, random_play, states_along
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
@@ -43,7 +43,6 @@ from rulesets.royal_marriage import (
     best_move,
 )
 from solver import engine as engines
-from solver import search
 from solver.engine import depth_first
 from solver.protocol import NO_SCORE
 from solver.replay import replay
@@ -595,17 +594,7 @@ def test_without_restarts_both_engines_expand_the_same_states_on_crowded_rows(
     kernel_for(game, engine)
     rng = random.Random(combo.name + str(guided))
     for row in itertools.islice(crowded_rows(combo, rng), 20):
-        start = game.start(row)
-        limits = Limits(max_nodes=3000)
-        compiled = engines.depth_first(game, start, limits, restart_nodes=None)
-        python = search.depth_first(game, start, limits, restart_nodes=None)
-        assert compiled.engine == "native"
-        assert (compiled.verdict, compiled.best_score, compiled.best_line, compiled.stats.nodes) == (
-            python.verdict,
-            python.best_score,
-            python.best_line,
-            python.stats.nodes,
-        ), format_cards(row)
+        assert_same_search_without_restarts(game, game.start(row), Limits(max_nodes=3000), format_cards(row))
 
 
 def test_a_removal_rule_the_kernel_does_not_know_is_searched_in_python() -> None:
