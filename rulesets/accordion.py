@@ -33,6 +33,7 @@ from rulesets.notation import (
     write_sections,
 )
 from rulesets.picture import Picture, Place
+from rulesets.stock import StockInField
 from solver.protocol import NO_SCORE
 
 SLIDE, LEAP = 1, 3
@@ -316,7 +317,7 @@ class DealtAccordionState(NamedTuple):
     stock: bytes
 
 
-class DealtAccordion:
+class DealtAccordion(StockInField):
     """Accordion dealt one card at a time, under any combination of the historic rule options."""
 
     def __init__(

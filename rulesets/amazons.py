@@ -48,6 +48,7 @@ from rulesets.notation import (
     write_sections,
 )
 from rulesets.picture import Picture, Place
+from rulesets.stock import StockInField
 
 LEFT_TO_RIGHT, RIGHT_TO_LEFT = "left-to-right", "right-to-left"
 _MAX_PILES = 8
@@ -81,7 +82,7 @@ class AmazonsState(NamedTuple):
     foundations: Piles
 
 
-class Amazons:
+class Amazons(StockInField):
     """Amazons with its options fixed.
 
     ``ranks`` (the foundation order, Ace first) and ``piles`` (depots and foundation places) are

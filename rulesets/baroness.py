@@ -72,6 +72,7 @@ from rulesets.pairs import (
     unbalanced,
 )
 from rulesets.picture import Picture, Place, changed_places
+from rulesets.stock import StockInField
 from solver.protocol import NO_SCORE
 
 #: Every reduction a Baroness search may use (all of them unless told otherwise; see above).
@@ -112,7 +113,7 @@ class BaronessLayout(NamedTuple):
     left: int
 
 
-class Baroness:
+class Baroness(StockInField):
     """Baroness with its options fixed. ``piles`` may be any positive number here (the tests
     use small decks and few piles); the command line offers 5, 6 or 7."""
 

@@ -72,6 +72,7 @@ from rulesets.notation import (
     write_sections,
 )
 from rulesets.picture import Picture, Place
+from rulesets.stock import StockInField
 from solver.errors import DealError
 from solver.protocol import NO_SCORE
 
@@ -595,7 +596,7 @@ class NizhniLayout(NamedTuple):
 _NIZHNI_ENDS = SameRankEnds()
 
 
-class CompulsoryNizhni:
+class CompulsoryNizhni(StockInField):
     """Nizhni Novgorod with ``compulsory=yes``: deal four cards, then one at a time; whenever
     four consecutive cards have matching outer cards, one such pair of inner cards must go (the
     player chooses which four); only when none can go is the next card dealt. The game ends with

@@ -38,6 +38,7 @@ from rulesets.pairs import (
     unbalanced,
 )
 from rulesets.picture import Picture, Place, changed_places
+from rulesets.stock import StockInField
 from solver.protocol import NO_SCORE
 
 _ALL_REDUCTIONS = frozenset({"kings", "balanced"})
@@ -55,7 +56,7 @@ class ThirteensLayout(NamedTuple):
     left: int
 
 
-class Thirteens:
+class Thirteens(StockInField):
     """Thirteens (PySolFC 593): every card in the places is available; a discarded card's place
     is refilled at once from the stock. ``places`` may be changed for tests on small decks."""
 

@@ -90,3 +90,17 @@ class Compiled(Protocol):
         played in, so a line the compiled search found turns back into moves without replaying
         it (the referee, solver.replay.checked, replays it once, through the rules)."""
         ...
+
+
+class Concealable(Game[State, Move], Protocol):
+    """A game whose stock may lie face down: all that the search over unseen cards
+    (:mod:`solver.chance`) needs is to read the stock and to put its cards in another order."""
+
+    def stock(self, state: State) -> Sequence[int]:
+        """The stock's cards (codes below 256), the next to be dealt first."""
+        ...
+
+    def with_stock(self, state: State, stock: Sequence[int]) -> State:
+        """``state`` with the same cards in its stock put in the order ``stock``; the rest of the
+        layout unchanged."""
+        ...

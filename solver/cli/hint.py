@@ -4,6 +4,7 @@ Its services are imported when it runs (see :mod:`solver.cli.solve`)."""
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from solver.cli.chances import FACE_DOWN, check_face_down, is_face_down, judge_command
 from solver.cli.errors import UsageError, print_whole
 from solver.cli.options import DEAL, GAME, LIMITS, POSITION, PROGRESS, RULES, SEED, Command, switch
 
@@ -24,7 +25,9 @@ def hint_command(
     max_memory: str = "2G",
     as_json: bool = False,
     progress: bool | None = None,
-) -> None:
+    samples: int | None = None,
+    rng_seed: int | None = None,
+) -> int | None:
     """Every legal move with what it leaves (won, lost or unknown, and the best score after it),
     best first. The limits apply to each move's search; a move cut by one says unknown."""
     import json
@@ -37,6 +40,12 @@ def hint_command(
     bounds = limits(max_nodes, max_seconds, max_memory)
     if sum(value is not None for value in (seed, deal, position)) != 1:
         raise UsageError("give exactly one of --seed, --deal or --position")
+    check_face_down(position, samples, rng_seed)
+    if is_face_down(position):
+        assert position is not None
+        return judge_command(
+            setup, position, bounds, samples, rng_seed, as_json, False, True, searching(progress, as_json)
+        )
     ((_, _, start, _),) = Deals(setup, seed, deal, None, position=position)
     with searching(progress, as_json)():
         found = hints(setup, start, bounds)
@@ -53,7 +62,7 @@ def hint_command(
             "engine": engine_for(setup.game),
         }
         print_whole(json.dumps({**record, "position": text, "end": end, "moves": [h.record() for h in found]}))
-        return
+        return None
     lines = [setup.title(), f"position: {text}"]
     if end is not None:
         score = [] if end["score"] is None else [f"{setup.family.score_label} {end['score']}"]
@@ -65,6 +74,7 @@ def hint_command(
     for number, found_hint in enumerate(found, 1):
         lines.append(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")
     print_whole("\n".join(lines))  # whole: a Ctrl-C while a slow reader drains it cuts none
+    return None
 
 
 def _end(won: bool, score: int) -> dict[str, Any]:
@@ -97,5 +107,6 @@ COMMAND = Command(
         *LIMITS,
         switch("--json", "as_json", "Print one JSON object with the moves in order."),
         PROGRESS,
+        *FACE_DOWN,
     ),
 )

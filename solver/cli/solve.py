@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
+from solver.cli.chances import FACE_DOWN, check_face_down, is_face_down, judge_command
 from solver.cli.errors import ExitCode, UsageError, one_line, print_whole, say
 from solver.cli.options import (
     DEAL,
@@ -94,6 +95,8 @@ def solve_command(
     verdict_code: bool = False,
     html: str | None = None,
     progress: bool | None = None,
+    samples: int | None = None,
+    rng_seed: int | None = None,
 ) -> int:
     """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves.
 
@@ -110,6 +113,14 @@ def solve_command(
     bounds = limits(max_nodes, max_seconds, max_memory)
     if show and as_json:  # else --show would be silently ignored
         raise UsageError("--show draws the layout after each move of the text output; --json prints records: give one")
+    check_face_down(position, samples, rng_seed)
+    if is_face_down(position):
+        assert position is not None
+        for flag, given in (("--html", html), ("--fewest-redeals", fewest_redeals), ("--verdict-code", verdict_code)):
+            if given:
+                raise UsageError(f"{flag} needs every card known; a face-down stock has a chance to win, not a line")
+        alive = searching(progress, as_json)
+        return judge_command(setup, position, bounds, samples, rng_seed, as_json, show, False, alive)
     if html is not None and file is not None:
         raise UsageError("--html replays one deal: give it with --seed, --deal or --position, not --file")
     if html == "-":  # the moves are printed there: the page would be mixed in (./- names a file)
@@ -427,6 +438,7 @@ COMMANDS = (
                 ("--html",), "html", "Also write a page replaying the line move by move.", file_name, metavar="FILE"
             ),
             PROGRESS,
+            *FACE_DOWN,
         ),
     ),
     Command(

@@ -10,8 +10,11 @@ from typing import Any, NamedTuple
 
 from rulesets import find_game
 from rulesets.cards import Card, CardError
+from rulesets.concealed import is_face_down, read_concealed
 from rulesets.deals import MAX_SEED, read_deal
 from rulesets.family import Family, OptionError, Ruleset
+from solver.chance import Concealed
+from solver.errors import PositionError
 from solver.result import Limits
 
 
@@ -56,8 +59,18 @@ class Setup(NamedTuple):
         return read_deal(text, self.family.deck())
 
     def position(self, text: str) -> Any:
-        """The state written as a position (``--position``), checked by the game's rules."""
+        """The state written as a position (``--position``), checked by the game's rules; every
+        card must be known here (a face-down stock is read by :meth:`concealed`)."""
+        if is_face_down(text):
+            raise PositionError(
+                "braces mark a face-down stock, which only 'solve --position' and 'hint --position' "
+                "judge (one position at a time): write every card of the stock here, in order"
+            )
         return self.game.read_position(text)
+
+    def concealed(self, text: str) -> Concealed:
+        """The position written as ``text``, face-down cards in braces (none without)."""
+        return read_concealed(self.family, self.legal, self.title(), text)
 
 
 #: The most states a search may be told to expand (a signed 64-bit count, as the compiled engine keeps it).

@@ -1,0 +1,183 @@
+"""Positions whose stock lies face down, as a player types them: braces hold the unseen cards.
+
+``stock: {2S 3S TS 9H}`` lists face-down cards in an order nobody knows; ``stock: 2S 3S {TS 9H}``
+says the next two are known; ``stock: {30}`` counts them instead, namely the game's cards that
+are neither on the table, nor in the known stock, nor in the ``out:`` section (the cards that
+have left the table). The text is checked here, turned into a plain position (the face-down cards
+in order of their codes) for the game's own checks, and read as a
+:class:`~solver.chance.Concealed`. Written back, the face-down cards are listed in braces.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from rulesets.cards import NAME, CardError, parse_card
+from rulesets.family import Family, Ruleset
+from rulesets.notation import read_card_list, write_card_list
+from solver.chance import Concealed, conceal
+from solver.errors import PositionError
+
+STOCK, OUT = "stock", "out"
+_COUNT = re.compile(r"^[0-9]+$", re.ASCII)
+
+
+def is_face_down(text: str) -> bool:
+    """Whether a position's text marks face-down cards (braces) or lists cards gone out."""
+    return "{" in text or "}" in text or any(name == OUT for name, _, _ in _sections(text))
+
+
+def is_concealable(game: Any) -> bool:
+    """Whether ``game``'s states keep a stock that may lie face down."""
+    return hasattr(game, "with_stock")
+
+
+def _sections(text: str) -> list[tuple[str, str, str]]:
+    """The sections of a position line: (name in lower case, content, the part as written, for
+    the game's own reader to name what it cannot read)."""
+    found = []
+    for part in text.strip().split("|"):
+        name, _, content = part.partition(":")
+        found.append((name.strip().lower(), content.strip(), part.strip()))
+    return found
+
+
+def _cards(content: str) -> list[int]:
+    """Every card written in a section (piles, ``-`` and what is not a card passed over: the
+    game's reader names those)."""
+    codes = []
+    for word in re.split(r"[\s/]+", content):
+        try:
+            codes.append(parse_card(word).code)
+        except CardError:
+            pass
+    return codes
+
+
+def _names(codes: Iterable[int]) -> str:
+    return " ".join(NAME[code] for code in sorted(set(codes)))
+
+
+def _twice(codes: Sequence[int]) -> set[int]:
+    """The codes written more than once."""
+    return {code for code in codes if codes.count(code) > 1}
+
+
+def _read_stock(content: str) -> tuple[list[int], list[int] | int]:
+    """The known next cards and, in braces, the face-down cards or their count."""
+    opened, closed = content.count("{"), content.count("}")
+    if opened == 0:
+        raise PositionError("section 'stock': a '}' without its '{': write e.g. 'stock: 2S {TS 9H}'")
+    if opened > 1 or closed > 1:
+        raise PositionError(
+            "section 'stock': one pair of braces holds every face-down card: write e.g. 'stock: {TS 9H}'"
+        )
+    if closed == 0:
+        raise PositionError("section 'stock': the brace '{' is not closed: write e.g. 'stock: 2S {TS 9H}'")
+    before, _, rest = content.partition("{")
+    inside, _, after = rest.partition("}")
+    if after.strip():
+        raise PositionError(
+            f"section 'stock': {after.strip()!r} follows the braces, but the face-down cards are the "
+            "last to be dealt: write the known next cards before the braces"
+        )
+    known = read_card_list(before, STOCK) if before.strip() else []
+    words = inside.split()
+    if not words:
+        raise PositionError(
+            "section 'stock': the braces are empty: list the face-down cards in them, or give their count ({30})"
+        )
+    if len(words) == 1 and _COUNT.match(words[0]):
+        count = int(words[0])
+        if count == 0 or len(words[0]) > 3:
+            raise PositionError(
+                f"section 'stock': {{{words[0]}}} is no number of face-down cards: give from 1 to 52, or no braces"
+            )
+        return known, count
+    if "-" in words:
+        raise PositionError("section 'stock': '-' inside braces: list the face-down cards, or leave the braces out")
+    return known, read_card_list(inside, STOCK)
+
+
+def read_concealed(family: Family, game: Ruleset[Any, Any], title: str, text: str) -> Concealed:
+    """The position written as ``text``, its face-down cards in braces (a position without
+    braces has none face down); PositionError naming what is wrong otherwise."""
+    sections = _sections(text)
+    stock = [content for name, content, _ in sections if name == STOCK]
+    out = [content for name, content, _ in sections if name == OUT]
+    braces = any("{" in content or "}" in content for content in stock)
+    if not braces:
+        if out:
+            raise PositionError(
+                "the 'out' section says which cards left the table, for a face-down stock written "
+                "by its count ('stock: {30}'); leave it out here"
+            )
+        return Concealed(game.read_position(text), 0)
+    if not is_concealable(game):
+        raise PositionError(
+            f"braces mark a face-down stock, and {title} keeps no stock: every card is face up before "
+            "a move is chosen; write the position without braces"
+        )
+    if len(stock) > 1 or len(out) > 1:
+        twice = STOCK if len(stock) > 1 else OUT
+        raise PositionError(f"section {twice!r} appears twice in the {family.name} position")
+    known, written = _read_stock(stock[0])
+    gone = read_card_list(out[0], OUT) if out else []
+    table = [code for name, content, _ in sections if name not in (STOCK, OUT) for code in _cards(content)]
+    listed = [] if isinstance(written, int) else written
+    for codes, where in ((known + listed, "the stock"), (gone, "'out'")):
+        if _twice(codes):
+            raise PositionError(f"{_names(_twice(codes))} written twice in {where}: write each card once")
+    for codes, where in ((listed, "face down in the stock"), (known, "in the stock's known cards"), (gone, "out")):
+        both = set(codes) & set(table)
+        if both:
+            raise PositionError(f"{_names(both)} both on the table and {where}: write each card in one place")
+    both = set(gone) & set(known + listed)
+    if both:
+        raise PositionError(f"{_names(both)} both out and in the stock: write each card in one place")
+    if isinstance(written, int):
+        listed = _face_down(family, game, written, set(table) | set(known) | set(gone))
+    plain = [
+        f"{STOCK}: {write_card_list(known + sorted(listed))}" if name == STOCK else part for name, _, part in sections
+    ]
+    state = game.read_position(" | ".join(part for (name, _, _), part in zip(sections, plain) if name != OUT))
+    return conceal(game, state, len(listed))  # type: ignore[arg-type]  # a game with with_stock
+
+
+def _face_down(family: Family, game: Ruleset[Any, Any], count: int, seen: set[int]) -> list[int]:
+    """The game's cards not in ``seen``, which must number ``count``."""
+    left = sorted(_game_cards(family, game) - seen)
+    if len(left) > count:
+        extra = len(left) - count
+        raise PositionError(
+            f"the stock's {{{count}}} leaves {extra} card(s) unaccounted for: the table, the known stock "
+            f"and 'out' leave {len(left)} of the game's cards unseen; list the {extra} that have left "
+            "the table in an 'out:' section (e.g. '| out: 7H 8C')"
+        )
+    if len(left) < count:
+        raise PositionError(
+            f"the stock's {{{count}}} counts {count - len(left)} card(s) too many: the table, the known "
+            f"stock and 'out' leave only {len(left)} of the game's cards unseen; correct the count or "
+            "the cards listed"
+        )
+    return left
+
+
+def _game_cards(family: Family, game: Ruleset[Any, Any]) -> set[int]:
+    """The cards a game of these rules plays with (read from the opening of a deal, so that a
+    rule that lays cards aside before the deal, as Baroness's kings_first, is counted)."""
+    opening = game.write_position(game.start(family.seeded_deal(1)))
+    return {code for _, content, _ in _sections(opening) for code in _cards(content)}
+
+
+def write_concealed(game: Ruleset[Any, Any], position: Concealed) -> str:
+    """The position as one line, its face-down cards listed in braces (sorted)."""
+    text = game.write_position(position.state)
+    if position.hidden == 0:
+        return text
+    stock = list(game.stock(position.state))  # type: ignore[attr-defined]
+    known, hidden = stock[: len(stock) - position.hidden], stock[len(stock) - position.hidden :]
+    written = (write_card_list(known) + " " if known else "") + "{" + write_card_list(hidden) + "}"
+    return " | ".join(f"{STOCK}: {written}" if name == STOCK else part for name, _, part in _sections(text))

@@ -1,0 +1,110 @@
+"""``solve`` and ``hint`` on a position whose stock lies face down: the chance to win with best
+play, and the share of the stock's orders that can be won with every card known. Its services
+are imported when it runs (see :mod:`solver.cli.solve`)."""
+
+from typing import Any
+
+from solver.cli.errors import UsageError, print_whole
+from solver.cli.options import Argument, whole
+
+SAMPLES = Argument(
+    ("--samples",),
+    "samples",
+    "With a face-down stock: the orders of its cards drawn for 'clairvoyant' (every order is counted "
+    "where there are no more) [default: 1000].",
+    whole,
+    metavar="N",
+)
+RNG_SEED = Argument(
+    ("--rng-seed",),
+    "rng_seed",
+    "With a face-down stock: the seed of the orders' draw (the same seed, the same orders) [default: 1].",
+    whole,
+    metavar="N",
+)
+#: The options of a face-down stock, which solve and hint take.
+FACE_DOWN = (SAMPLES, RNG_SEED)
+
+
+def is_face_down(position: str | None) -> bool:
+    """Whether ``--position`` marks face-down cards."""
+    from rulesets.concealed import is_face_down as marked
+
+    return position is not None and marked(position)
+
+
+def check_face_down(position: str | None, samples: int | None, rng_seed: int | None) -> None:
+    """Refuse --samples and --rng-seed where no face-down stock is judged (they would do nothing)."""
+    if is_face_down(position):
+        if samples is not None and samples < 1:
+            raise UsageError(f"--samples must be at least 1, not {samples}: e.g. --samples 1000")
+        return
+    for flag, value in (("--samples", samples), ("--rng-seed", rng_seed)):
+        if value is not None:
+            raise UsageError(
+                f"{flag} draws orders of a face-down stock, and no position with one was given: write its "
+                "face-down cards in braces, e.g. --position '... | stock: {30}', or leave it out"
+            )
+
+
+def judge_command(
+    setup: Any,
+    position: str,
+    bounds: Any,
+    samples: int | None,
+    rng_seed: int | None,
+    as_json: bool,
+    show: bool,
+    with_moves: bool,
+    alive: Any,
+) -> int:
+    """Judge one face-down position and print what it is worth (and, ``with_moves``, each move's)."""
+    import json
+
+    from solver.service.chances import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, judge, worth_text
+
+    concealed = setup.concealed(position)
+    with alive():
+        judged = judge(
+            setup,
+            concealed,
+            bounds,
+            DEFAULT_SAMPLES if samples is None else samples,
+            DEFAULT_RNG_SEED if rng_seed is None else rng_seed,
+            with_moves,
+        )
+    if as_json:
+        record = judged.record()
+        if with_moves:
+            record["moves"] = [move.record() for move in judged.moves]
+        print_whole(json.dumps(record))
+        return 0
+    record = judged.record()
+    face_down = record["unseen"]
+    lines = [setup.title(), f"position: {record['position']}"]
+    if show:
+        picture = setup.legal.picture(concealed.state).text(frozenset(), width=73)
+        lines += [f"       {line}" for line in picture.splitlines()]
+    lines.append(f"face down: {len(face_down)} card{'' if len(face_down) == 1 else 's'} ({' '.join(face_down)})")
+    lines.append(worth_text(judged.worth))
+    if judged.worth.chance is None:
+        lines.append("(raise --max-seconds or --max-nodes for the exact chance)")
+    width = max((len(move.move) for move in judged.moves), default=0)
+    for number, move in enumerate(judged.moves, 1):
+        lines.append(f"{number:3d}. {move.move:<{width}}  {_short(move.worth)}")
+    lines.append(f"nodes: {judged.nodes}, {judged.seconds:.3f} CPU seconds for the exact chance")
+    print_whole("\n".join(lines))
+    return 0
+
+
+def _short(worth: Any) -> str:
+    """A move's worth on one line of a hint."""
+    from solver.service.chances import percent
+
+    chance = "chance unknown" if worth.chance is None else f"chance {percent(worth.chance)}"
+    share, low, high = worth.clairvoyant()
+    if worth.drawn.exact and share is not None:
+        seen = f"face up {percent(share)} of {worth.orders:,} orders"
+    else:
+        seen = f"face up {percent(low)} to {percent(high)} of {worth.orders:,} sampled orders"
+    return f"{chance}; {seen}"

@@ -1,0 +1,197 @@
+"""What a position with a face-down stock is worth: the exact best chance to win (expectimax)
+and the share of the stock's orders that can be won with every card known (hindsight), for the
+position and for each of its legal moves. Joins the rulesets to :mod:`solver.chance`."""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any, NamedTuple
+
+from rulesets.concealed import write_concealed
+from rulesets.notation import is_deal
+from solver.chance import (
+    Chance,
+    ChanceStats,
+    Concealed,
+    Orders,
+    Tally,
+    best_chance,
+    hindsight,
+    orders,
+    turned_up,
+    unseen,
+)
+from solver.engine import depth_first, engine_for
+from solver.result import Limits, Verdict
+from solver.service.setup import Setup
+from solver.service.stats import rate_range
+
+#: The orders drawn for ``clairvoyant`` unless ``--samples`` says otherwise: on the compiled core
+#: a few seconds at most for a Parlett or Baroness opening (see docs/face-down.md).
+DEFAULT_SAMPLES = 1000
+#: The seed of the orders' draw unless ``--rng-seed`` says otherwise: the same command prints the
+#: same answer.
+DEFAULT_RNG_SEED = 1
+#: The CPU seconds the exact search gets when neither --max-nodes nor --max-seconds is given.
+DEFAULT_CHANCE_SECONDS = 10.0
+
+
+class Worth(NamedTuple):
+    """What a position (or a move) is worth: the best chance to win (None where ``limit`` cut
+    its search), and how many of the drawn orders of the stock can be won with every card known."""
+
+    chance: float | None
+    limit: str | None
+    tally: Tally
+    drawn: Orders
+
+    @property
+    def orders(self) -> int:
+        return len(self.drawn.orders)
+
+    def clairvoyant(self) -> tuple[float | None, float, float]:
+        """The share of orders won (None where some order was left undecided), and its 95%
+        Wilson interval, widened to take in the undecided orders either way."""
+        won, unknown = self.tally.won, self.tally.unknown
+        if self.drawn.exact and not unknown:
+            share = won / self.orders
+            return share, share, share
+        low, high = rate_range(won, unknown, self.orders)
+        return (None if unknown else won / self.orders), low, high
+
+    def fields(self) -> dict[str, Any]:
+        """The record's fields: chance, clairvoyant and its interval, orders, exact."""
+        share, low, high = self.clairvoyant()
+        return {
+            "chance": self.chance,
+            "chance_limit": self.limit,
+            "clairvoyant": share,
+            "clairvoyant_low": low,
+            "clairvoyant_high": high,
+            "orders": self.orders,
+            "exact": self.drawn.exact and not self.tally.unknown,
+        }
+
+
+class MoveWorth(NamedTuple):
+    """One legal move of a face-down position and what it is worth."""
+
+    move: str
+    worth: Worth
+
+    def record(self) -> dict[str, Any]:
+        return {"move": self.move, **self.worth.fields()}
+
+
+class Judged(NamedTuple):
+    """A face-down position judged: its worth, each move's (best first, for a hint), and the
+    figures of the exact search."""
+
+    setup: Setup
+    position: Concealed
+    worth: Worth
+    moves: tuple[MoveWorth, ...]
+    nodes: int
+    seconds: float
+
+    def record(self) -> dict[str, Any]:
+        """The JSON record of ``solve --json`` (and, with ``moves``, of ``hint --json``)."""
+        setup = self.setup
+        return {
+            "game": setup.family.name,
+            "variant": setup.variant,
+            "options": dict(setup.settings),
+            "position": write_concealed(setup.legal, self.position),
+            "unseen": [_name(code) for code in unseen(setup.legal, self.position)],  # type: ignore[arg-type]
+            **self.worth.fields(),
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+            "engine": engine_for(setup.game),
+        }
+
+
+def _name(code: int) -> str:
+    from rulesets.cards import NAME
+
+    return NAME[code]
+
+
+def chance_limits(limits: Limits) -> Limits:
+    """The exact search's limits: the user's, or a default CPU budget where neither a node nor a
+    time limit was given (so that an answer, or null, comes within seconds)."""
+    if limits.max_nodes is None and limits.max_seconds is None:
+        return limits._replace(max_seconds=DEFAULT_CHANCE_SECONDS)
+    return limits
+
+
+def _decider(setup: Setup) -> Any:
+    """A full-information position decided by the game's own search (the compiled engine where
+    built): True won, False lost, None a limit stopped it."""
+
+    def decide(state: Any, limits: Limits) -> tuple[bool | None, int]:
+        result = depth_first(setup.game, state, limits)
+        won = None if result.verdict is Verdict.UNKNOWN else result.verdict is Verdict.WON
+        return won, result.stats.nodes
+
+    return decide
+
+
+def move_text(setup: Setup, position: Concealed, move: Hashable) -> str:
+    """A move as the player writes it: a deal that turns up a face-down card is ``deal`` (the
+    card is not known yet)."""
+    text = setup.legal.describe_move(position.state, move)
+    if is_deal(text) and turned_up(setup.legal, position, move):  # type: ignore[arg-type]
+        return "deal"
+    return text
+
+
+def judge(
+    setup: Setup, position: Concealed, limits: Limits, samples: int, rng_seed: int, with_moves: bool = False
+) -> Judged:
+    """The position's worth and, ``with_moves``, every legal move's, best first; ``limits`` bound
+    the exact search as a whole (see :func:`chance_limits`) and each order's search."""
+    game: Any = setup.legal
+    decide = _decider(setup)
+    drawn = orders(unseen(game, position), samples, rng_seed)
+    moves = tuple(game.moves(position.state)) if with_moves else ()
+    tally = hindsight(game, position, drawn, decide, limits)
+    if drawn.exact and tally.won == 0 and not tally.unknown:
+        # No order can be won, after any move either: nor can a player who does not see them
+        # (chance <= clairvoyant), and the exact search is spared.
+        found = Chance(0.0, tuple((move, 0.0) for move in moves), None, ChanceStats(0, 0, 0, 0.0))
+    else:
+        found = best_chance(game, position, decide, chance_limits(limits), moves)
+    judged = []
+    for move, chance in found.moves:
+        after = hindsight(game, position, drawn, decide, limits, move)
+        judged.append(MoveWorth(move_text(setup, position, move), Worth(chance, found.limit, after, drawn)))
+    judged.sort(key=_best_first)
+    worth = Worth(found.chance, found.limit, tally, drawn)
+    return Judged(setup, position, worth, tuple(judged), found.stats.nodes, found.stats.seconds)
+
+
+def _best_first(judged: MoveWorth) -> tuple[float, float]:
+    worth = judged.worth
+    return (-1.0 if worth.chance is None else -worth.chance), -(worth.tally.won + worth.tally.unknown / 2)
+
+
+def percent(share: float) -> str:
+    """A share as a player reads it: 71.4%."""
+    return f"{100 * share:.1f}%"
+
+
+def worth_text(worth: Worth) -> str:
+    """What a position or a move is worth, in words a player understands."""
+    if worth.chance is None:
+        chance = f"chance to win with best play: not found within the limits ({worth.limit} reached)"
+    else:
+        chance = f"chance to win with best play: {percent(worth.chance)} (exact)"
+    share, low, high = worth.clairvoyant()
+    count = f"{worth.orders:,}"
+    if worth.drawn.exact and share is not None:
+        seen = f"{percent(share)} of its {count} orders can be won"
+    elif share is None:
+        seen = f"between {percent(low)} and {percent(high)} of {count} sampled orders can be won (some left undecided)"
+    else:
+        seen = f"{percent(share)} of {count} sampled orders can be won (95%: {percent(low)} to {percent(high)})"
+    return f"{chance}; with the stock turned face up, {seen}"
