@@ -65,8 +65,9 @@ def _twice(codes: Sequence[int]) -> set[int]:
     return {code for code in codes if codes.count(code) > 1}
 
 
-def _read_stock(content: str) -> tuple[list[int], list[int] | int]:
-    """The known next cards and, in braces, the face-down cards or their count."""
+def _read_stock(content: str, end: int) -> tuple[list[int], list[int] | int, list[int]]:
+    """The known next cards, in braces the face-down cards or their count, and the ``end``
+    cards the rules fix at the stock's end (known to the player, written after the braces)."""
     opened, closed = content.count("{"), content.count("}")
     if opened == 0:
         raise PositionError("section 'stock': a '}' without its '{': write e.g. 'stock: 2S {TS 9H}'")
@@ -78,7 +79,13 @@ def _read_stock(content: str) -> tuple[list[int], list[int] | int]:
         raise PositionError("section 'stock': the brace '{' is not closed: write e.g. 'stock: 2S {TS 9H}'")
     before, _, rest = content.partition("{")
     inside, _, after = rest.partition("}")
-    if after.strip():
+    tail = read_card_list(after, STOCK) if after.strip() else []
+    if len(tail) != end and (tail or end):
+        if end:
+            raise PositionError(
+                f"section 'stock': the rules fix the stock's last {end} card(s), which the player knows: "
+                f"write {'it' if end == 1 else 'them'} after the braces, e.g. 'stock: {{TS 9H}} 6H'"
+            )
         raise PositionError(
             f"section 'stock': {after.strip()!r} follows the braces, but the face-down cards are the "
             "last to be dealt: write the known next cards before the braces"
@@ -95,10 +102,10 @@ def _read_stock(content: str) -> tuple[list[int], list[int] | int]:
             raise PositionError(
                 f"section 'stock': {{{words[0]}}} is no number of face-down cards: give from 1 to 52, or no braces"
             )
-        return known, count
+        return known, count, tail
     if "-" in words:
         raise PositionError("section 'stock': '-' inside braces: list the face-down cards, or leave the braces out")
-    return known, read_card_list(inside, STOCK)
+    return known, read_card_list(inside, STOCK), tail
 
 
 def read_concealed(family: Family, game: Ruleset[Any, Any], title: str, text: str) -> Concealed:
@@ -123,24 +130,31 @@ def read_concealed(family: Family, game: Ruleset[Any, Any], title: str, text: st
     if len(stock) > 1 or len(out) > 1:
         twice = STOCK if len(stock) > 1 else OUT
         raise PositionError(f"section {twice!r} appears twice in the {family.name} position")
-    known, written = _read_stock(stock[0])
+    end = getattr(game, "fixed_stock_end", 0)
+    known, written, tail = _read_stock(stock[0], end)
     gone = read_card_list(out[0], OUT) if out else []
     table = [code for name, content, _ in sections if name not in (STOCK, OUT) for code in _cards(content)]
     listed = [] if isinstance(written, int) else written
-    for codes, where in ((known + listed, "the stock"), (gone, "'out'")):
+    known_cards = known + tail
+    for codes, where in ((known_cards + listed, "the stock"), (gone, "'out'")):
         if _twice(codes):
             raise PositionError(f"{_names(_twice(codes))} written twice in {where}: write each card once")
-    for codes, where in ((listed, "face down in the stock"), (known, "in the stock's known cards"), (gone, "out")):
+    for codes, where in (
+        (listed, "face down in the stock"),
+        (known_cards, "in the stock's known cards"),
+        (gone, "out"),
+    ):
         both = set(codes) & set(table)
         if both:
             raise PositionError(f"{_names(both)} both on the table and {where}: write each card in one place")
-    both = set(gone) & set(known + listed)
+    both = set(gone) & set(known_cards + listed)
     if both:
         raise PositionError(f"{_names(both)} both out and in the stock: write each card in one place")
     if isinstance(written, int):
-        listed = _face_down(family, game, written, set(table) | set(known) | set(gone))
+        listed = _face_down(family, game, written, set(table) | set(known_cards) | set(gone))
     plain = [
-        f"{STOCK}: {write_card_list(known + sorted(listed))}" if name == STOCK else part for name, _, part in sections
+        f"{STOCK}: {write_card_list(known + sorted(listed) + tail)}" if name == STOCK else part
+        for name, _, part in sections
     ]
     state = game.read_position(" | ".join(part for (name, _, _), part in zip(sections, plain) if name != OUT))
     return conceal(game, state, len(listed))  # type: ignore[arg-type]  # a game with with_stock
@@ -179,5 +193,7 @@ def write_concealed(game: Ruleset[Any, Any], position: Concealed) -> str:
         return text
     stock = list(game.stock(position.state))  # type: ignore[attr-defined]
     known, hidden = stock[: len(stock) - position.hidden], stock[len(stock) - position.hidden :]
+    tail = position.state.stock[len(stock) :]  # the cards the rules fix at the end, known
     written = (write_card_list(known) + " " if known else "") + "{" + write_card_list(hidden) + "}"
+    written += " " + write_card_list(tail) if tail else ""
     return " | ".join(f"{STOCK}: {written}" if name == STOCK else part for name, _, part in _sections(text))

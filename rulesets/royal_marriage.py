@@ -602,6 +602,17 @@ class CompulsoryNizhni(StockInField):
     player chooses which four); only when none can go is the next card dealt. The game ends with
     the stock dealt and no discard left."""
 
+    #: The rules fix the stock's last card (it shares the first card's rank), so the player knows
+    #: it: it never lies face down (:mod:`rulesets.concealed`), and the face-down cards are those
+    #: before it.
+    fixed_stock_end = 1
+
+    def stock(self, state: NizhniLayout) -> Sequence[int]:
+        return state.stock[:-1]
+
+    def with_stock(self, state: NizhniLayout, stock: Sequence[int]) -> NizhniLayout:
+        return state._replace(stock=tuple(stock) + state.stock[-1:])
+
     def start(self, deal: Sequence[Card]) -> NizhniLayout:
         codes = _checked_deal(deal, _NIZHNI_ENDS)
         return NizhniLayout(codes[:4], codes[4:])

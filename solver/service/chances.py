@@ -33,7 +33,7 @@ DEFAULT_SAMPLES = 1000
 #: same answer.
 DEFAULT_RNG_SEED = 1
 #: The CPU seconds the exact search gets when neither --max-nodes nor --max-seconds is given.
-DEFAULT_CHANCE_SECONDS = 10.0
+DEFAULT_CHANCE_SECONDS = 5.0
 
 
 class Worth(NamedTuple):

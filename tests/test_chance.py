@@ -1,0 +1,161 @@
+"""The face-down stock: the exact chance against an independent brute force over every order on
+small decks, chance <= clairvoyant, the games without choices, one face-down card, and a
+sampled opening against the surveyed rate. Every test runs on both engines (the searches that
+decide full-information positions)."""
+
+import random
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesets.cards import parse_card
+from rulesets.concealed import read_concealed, write_concealed
+from solver.chance import Concealed, best_chance, conceal, hindsight, orders, unseen
+from solver.engine import depth_first
+from solver.result import Limits, Verdict
+from solver.service.chances import judge
+from solver.service.setup import Setup
+from tests.brute.chance import chance as brute_chance
+from tests.brute.chance import states as brute_states
+
+UNLIMITED = Limits(max_memory=2**30)
+#: Two suits of six ranks: the small deck of the Accordion tests.
+SMALL_DECK = [parse_card(f"{rank}{suit}") for suit in "CH" for rank in "A23456"]
+
+
+def decide(setup: Setup) -> Any:
+    def decided(state: Any, limits: Limits) -> tuple[bool | None, int]:
+        result = depth_first(setup.game, state, limits)
+        return (None if result.verdict is Verdict.UNKNOWN else result.verdict is Verdict.WON), result.stats.nodes
+
+    return decided
+
+
+def exact(setup: Setup, position: Concealed) -> float:
+    found = best_chance(setup.legal, position, decide(setup), UNLIMITED)
+    assert found.limit is None and found.chance is not None
+    return found.chance
+
+
+def clairvoyant(setup: Setup, position: Concealed) -> float:
+    drawn = orders(unseen(setup.legal, position), 10**6, 1)
+    assert drawn.exact
+    tally = hindsight(setup.legal, position, drawn, decide(setup), UNLIMITED)
+    return tally.won / len(drawn.orders)
+
+
+def dealt_accordion(variant: str, seed: int, hidden: int) -> tuple[Setup, Concealed]:
+    """A game of ``variant`` from the small deck, played at random until ``hidden`` cards are
+    left in the stock, which are then turned face down."""
+    setup = Setup.of(variant)
+    cards = list(SMALL_DECK)
+    chooser = random.Random(seed)
+    chooser.shuffle(cards)
+    game = setup.legal
+    state = game.start(cards)
+    while len(state.stock) > hidden:
+        state = game.apply(state, chooser.choice(list(game.moves(state))))
+    return setup, conceal(game, state, hidden)
+
+
+@settings(max_examples=12)
+@given(
+    variant=st.sampled_from(["parlett", "idle-year", "self-working"]),
+    seed=st.integers(0, 10**6),
+    hidden=st.integers(2, 6),
+)
+def test_the_exact_chance_of_a_small_accordion_equals_the_brute_force(variant: str, seed: int, hidden: int) -> None:
+    setup, position = dealt_accordion(variant, seed, hidden)
+    together = brute_states(setup.legal, position.state, hidden)
+    expected = float(brute_chance(setup.legal, together))
+    assert exact(setup, position) == pytest.approx(expected, abs=1e-12)
+    assert exact(setup, position) <= clairvoyant(setup, position) + 1e-12
+
+
+def baroness_endgame(seed: int, variant: str = "baroness") -> tuple[Setup, Concealed]:
+    """Deal ``seed`` of ``variant`` played at random to its last deal (seven cards: five dealt,
+    two grace), the stock then turned face down."""
+    setup = Setup.of(variant)
+    game, chooser = setup.legal, random.Random(seed)
+    state = game.start(setup.deal(seed=seed))
+    while len(state.stock) > 7:
+        state = game.apply(state, chooser.choice(list(game.moves(state))))
+    return setup, conceal(game, state, len(state.stock))
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
+def test_a_baroness_endgame_with_one_deal_left_equals_the_brute_force(seed: int) -> None:
+    setup, position = baroness_endgame(seed)
+    assert position.hidden == 7
+    together = brute_states(setup.legal, position.state, position.hidden)
+    expected = float(brute_chance(setup.legal, together))
+    assert exact(setup, position) == pytest.approx(expected, abs=1e-12)
+    assert exact(setup, position) <= clairvoyant(setup, position) + 1e-12
+
+
+def test_some_baroness_endgame_is_a_real_chance() -> None:
+    """Not every endgame is 0 or 1: the tests above meet a chance strictly between."""
+    worths = {exact(*baroness_endgame(seed)) for seed in range(1, 13)}
+    assert any(0 < worth < 1 for worth in worths), worths
+
+
+@settings(max_examples=8)
+@given(seed=st.integers(0, 10**6), hidden=st.integers(2, 6))
+def test_self_working_accordion_has_no_choice_so_chance_equals_clairvoyant(seed: int, hidden: int) -> None:
+    setup, position = dealt_accordion("self-working", seed, hidden)
+    assert exact(setup, position) == pytest.approx(clairvoyant(setup, position), abs=1e-12)
+
+
+@pytest.mark.parametrize("variant", ["parlett", "idle-year"])
+@pytest.mark.parametrize("seed", range(4))
+def test_one_face_down_card_is_todays_verdict(variant: str, seed: int) -> None:
+    setup, position = dealt_accordion(variant, seed, 1)
+    verdict = depth_first(setup.game, position.state, UNLIMITED).verdict
+    assert exact(setup, position) == (1.0 if verdict is Verdict.WON else 0.0)
+
+
+def test_a_hand_position_with_cards_known_before_the_braces() -> None:
+    """Known next cards are dealt as known: the chance equals the brute force's."""
+    setup = Setup.of("parlett")
+    text = "row: AC 2H 3C | stock: 4H 5C {6H AH 2C 4C 5H}"
+    position = read_concealed(setup.family, setup.legal, setup.title(), text)
+    assert position.hidden == 5
+    assert write_concealed(setup.legal, position) == "row: AC 2H 3C | stock: 4H 5C {2C 4C AH 5H 6H}"
+    together = brute_states(setup.legal, position.state, 5)
+    assert exact(setup, position) == pytest.approx(float(brute_chance(setup.legal, together)), abs=1e-12)
+
+
+def test_every_move_of_a_hint_is_judged_on_the_same_orders_and_within_its_bounds() -> None:
+    setup, position = dealt_accordion("parlett", 11, 6)
+    judged = judge(setup, position, UNLIMITED, samples=100, rng_seed=3, with_moves=True)
+    assert judged.worth.chance is not None
+    assert {move.worth.drawn for move in judged.moves} <= {judged.worth.drawn}
+    best = max(move.worth.chance for move in judged.moves if move.worth.chance is not None)
+    assert best == pytest.approx(judged.worth.chance)
+    for move in judged.moves:
+        assert move.worth.chance is not None
+        share, low, high = move.worth.clairvoyant()
+        assert move.worth.chance <= high + 1e-12
+
+
+def test_the_sampled_clairvoyant_of_a_parlett_opening_agrees_with_the_survey(engine: str) -> None:
+    """The orders of a whole face-down stock are random deals: their winnable share is the
+    surveyed solvability of Parlett (12.01% of 450,000 deals, docs/results.md)."""
+    setup = Setup.of("parlett")
+    position = read_concealed(setup.family, setup.legal, setup.title(), "row: 3D | stock: {51}")
+    samples = 600 if engine == "native" else 150
+    judged = judge(setup, position, Limits(max_nodes=1000, max_memory=2**30), samples, rng_seed=5)
+    share, low, high = judged.worth.clairvoyant()
+    assert judged.worth.orders == samples and not judged.worth.drawn.exact
+    assert low <= 0.1201 <= high, (share, low, high)
+    again = judge(setup, position, Limits(max_nodes=1000, max_memory=2**30), samples, rng_seed=5)
+    assert again.worth.tally == judged.worth.tally  # the same seed, the same orders
+
+
+def test_a_limit_gives_no_chance_never_a_guess() -> None:
+    setup = Setup.of("parlett")
+    position = read_concealed(setup.family, setup.legal, setup.title(), "row: 3D | stock: {51}")
+    found = best_chance(setup.legal, position, decide(setup), Limits(max_nodes=500))
+    assert found.chance is None and found.limit == "max_nodes"

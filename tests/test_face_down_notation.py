@@ -1,0 +1,188 @@
+"""Positions with a face-down stock: the brace forms read and written back, the count form and
+``out:``, every mistake one line and exit code 2, and the commands' records."""
+
+import json
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from rulesets.concealed import read_concealed, write_concealed
+from solver.chance import conceal, unseen
+from solver.service.setup import Setup
+from tests.helpers import error_line
+from tests.helpers import run_cli as run
+
+#: Every preset whose game keeps a stock.
+WITH_STOCK = [
+    "idle-year",
+    "parlett",
+    "self-working",
+    "baroness",
+    "baroness-classic",
+    "baroness-pysol",
+    "thirteens",
+    "nizhni-novgorod",
+    "amazons",
+    "amazons-dick",
+    "amazons-mms",
+    "amazons-pysol",
+]
+WITHOUT_STOCK = ["accordion", "royal-marriage", "queen-and-her-lad"]
+PARLETT = "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC {5H 8C 4S 5S 5C}"
+
+
+def played(variant: str, seed: int, steps: int) -> tuple[Setup, object]:
+    setup = Setup.of(variant)
+    chooser = random.Random(seed)
+    state = setup.legal.start(setup.deal(seed=seed + 1))
+    for _ in range(steps):
+        moves = list(setup.legal.moves(state))
+        if not moves or not setup.legal.stock(state):
+            break
+        after = setup.legal.apply(state, chooser.choice(moves))
+        if not setup.legal.stock(after):
+            break
+        state = after
+    return setup, state
+
+
+@settings(max_examples=40)
+@given(variant=st.sampled_from(WITH_STOCK), seed=st.integers(0, 10**5), steps=st.integers(0, 30), data=st.data())
+def test_every_face_down_position_round_trips(variant: str, seed: int, steps: int, data: st.DataObject) -> None:
+    setup, state = played(variant, seed, steps)
+    stock = setup.legal.stock(state)
+    hidden = data.draw(st.integers(1, len(stock)))
+    position = conceal(setup.legal, state, hidden)
+    text = write_concealed(setup.legal, position)
+    assert text.count("{") == text.count("}") == 1
+    again = read_concealed(setup.family, setup.legal, setup.title(), text)
+    assert again == position
+    assert write_concealed(setup.legal, again) == text
+    assert len(unseen(setup.legal, again)) == hidden
+
+
+@pytest.mark.parametrize("variant", WITH_STOCK)
+def test_the_count_form_finds_the_face_down_cards(variant: str) -> None:
+    """``{N}`` with ``out:`` names the same cards as listing them."""
+    setup, state = played(variant, 7, 12)
+    position = conceal(setup.legal, state, len(setup.legal.stock(state)))
+    listed = write_concealed(setup.legal, position)
+    on_table = _cards_outside_stock(listed)
+    everything = _game_cards(setup)
+    gone = sorted(everything - on_table - set(state.stock))  # type: ignore[attr-defined]
+    counted = listed.split("stock:")[0] + f"stock: {{{position.hidden}}}" + _after_braces(listed)
+    if gone:
+        counted += " | out: " + " ".join(_name(code) for code in gone)
+    assert read_concealed(setup.family, setup.legal, setup.title(), counted) == position
+
+
+def _name(code: int) -> str:
+    from rulesets.cards import NAME
+
+    return NAME[code]
+
+
+def _after_braces(text: str) -> str:
+    """What follows the braces: a card the rules fix at the stock's end, the other sections."""
+    return text[text.index("}") + 1 :]
+
+
+def _cards_outside_stock(text: str) -> set[int]:
+    from rulesets.cards import CardError, parse_card
+
+    found = set()
+    for part in text.split("|"):
+        if part.strip().startswith("stock"):
+            continue
+        for word in part.partition(":")[2].replace("/", " ").split():
+            try:
+                found.add(parse_card(word).code)
+            except CardError:
+                pass
+    return found
+
+
+def _game_cards(setup: Setup) -> set[int]:
+    start = setup.legal.start(setup.deal(seed=1))
+    return _cards_outside_stock(setup.legal.write_position(start)) | set(setup.legal.stock(start))
+
+
+REFUSED = [
+    ("parlett", "row: 3D | stock: 4C {5C 5C 6C}", "written twice"),
+    ("parlett", "row: 3D | stock: 5C {5C 6C}", "written twice"),
+    ("parlett", "row: 3D 5C | stock: {5C 6C}", "both on the table and face down"),
+    ("parlett", "row: 3D | stock: {5C 6C", "not closed"),
+    ("parlett", "row: 3D | stock: 5C 6C}", "without its '{'"),
+    ("parlett", "row: 3D | stock: {}", "braces are empty"),
+    ("parlett", "row: 3D | stock: {5C} 6C", "follows the braces"),
+    ("parlett", "row: 3D | stock: {5C} {6C}", "one pair of braces"),
+    ("parlett", "row: 3D | stock: {0}", "no number of face-down cards"),
+    ("parlett", "row: 3D | stock: {12}", "unaccounted for"),
+    ("parlett", "row: 3D | stock: {60}", "too many"),
+    ("parlett", "row: 3D | stock: {5C 6C} | out: 5C", "both out and in the stock"),
+    ("parlett", "row: 3D | stock: 5C 6C | out: 7C", "'out' section"),
+    ("accordion", "row: 3D | stock: {5C 6C}", "keeps no stock"),
+    ("royal-marriage", "row: QH 3D | stock: {5C 6C}", "keeps no stock"),
+    ("baroness", "piles: 7H / 2C / QD / 5S / 9D | grace: - | stock: {AC 3C}", "lacks 3 card(s) of rank 2"),
+]
+
+
+@pytest.mark.parametrize(("game", "position", "words"), REFUSED)
+@pytest.mark.parametrize("command", ["solve", "hint"])
+def test_each_mistake_is_one_line_and_exit_code_2(game: str, position: str, words: str, command: str) -> None:
+    assert words in error_line(run(command, game, "--position", position))
+
+
+def test_a_face_down_stock_is_refused_where_every_card_must_be_known() -> None:
+    line = error_line(run("verify", "parlett", "--position", PARLETT, "--solution", "-", stdin="deal\n"))
+    assert "only 'solve --position' and 'hint --position'" in line
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (("--samples", "0"), "--samples must be at least 1"),
+        (("--seed", "3", "--samples", "10"), "no position with one was given"),
+        (("--seed", "3", "--rng-seed", "10"), "no position with one was given"),
+        (("--position", PARLETT, "--verdict-code"), "--verdict-code needs every card known"),
+        (("--position", PARLETT, "--fewest-redeals"), "--fewest-redeals needs every card known"),
+    ],
+)
+def test_options_of_a_face_down_stock_are_refused_where_they_mean_nothing(args: tuple[str, ...], words: str) -> None:
+    if "--samples" in args and "0" in args:
+        args = ("--position", PARLETT, *args)
+    assert words in error_line(run("solve", "parlett", *args))
+
+
+def test_solve_and_hint_records_carry_both_numbers() -> None:
+    solved = run("solve", "parlett", "--position", PARLETT, "--json")
+    assert solved.exit_code == 0, solved.stderr
+    record = json.loads(solved.stdout)
+    assert record["position"] == "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC {5C 8C 5H 4S 5S}"
+    assert record["unseen"] == ["5C", "8C", "5H", "4S", "5S"]
+    assert record["orders"] == 120 and record["exact"] is True
+    assert record["clairvoyant"] == record["clairvoyant_low"] == record["clairvoyant_high"]
+    assert 0 < record["chance"] <= record["clairvoyant"] < 1
+    hinted = json.loads(run("hint", "parlett", "--position", PARLETT, "--json").stdout)
+    assert [move["move"] for move in hinted["moves"]] == ["deal 3C"]  # the next card is known
+    assert hinted["moves"][0]["chance"] == pytest.approx(record["chance"])
+    text = run("solve", "parlett", "--position", PARLETT).stdout
+    assert "chance to win with best play: " in text and "(exact)" in text and "of its 120 orders can be won" in text
+
+
+def test_a_deal_that_turns_up_a_face_down_card_is_written_deal() -> None:
+    hinted = run("hint", "parlett", "--position", "row: KC 9D 8S QD 7C KH AS TD 2S | stock: {5H 8C 4S 5S 5C}", "--json")
+    moves = [move["move"] for move in json.loads(hinted.stdout)["moves"]]
+    assert moves == ["deal"]
+
+
+def test_sampled_orders_are_repeatable_and_seeded() -> None:
+    position = "row: KC 9D 8S QD 7C KH AS TD 2S | stock: {3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC 5H 8C 4S 5S 5C}"
+    args = ("solve", "parlett", "--position", position, "--max-nodes", "1000", "--samples", "50", "--json")
+    first, again = (json.loads(run(*args).stdout) for _ in range(2))
+    assert first == {**again, "seconds": first["seconds"]}
+    assert first["exact"] is False and first["orders"] == 50 and first["chance"] is None
+    assert first["chance_limit"] == "max_nodes"
+    assert first["clairvoyant_low"] <= first["clairvoyant"] <= first["clairvoyant_high"]
