@@ -160,7 +160,10 @@ def test_solve_and_hint_records_carry_both_numbers() -> None:
     solved = run("solve", "parlett", "--position", PARLETT, "--json")
     assert solved.exit_code == 0, solved.stderr
     record = json.loads(solved.stdout)
-    assert record["position"] == "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC {5C 8C 5H 4S 5S}"
+    assert (
+        record["position"]
+        == "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC {5C 8C 5H 4S 5S}"
+    )
     assert record["unseen"] == ["5C", "8C", "5H", "4S", "5S"]
     assert record["orders"] == 120 and record["exact"] is True
     assert record["clairvoyant"] == record["clairvoyant_low"] == record["clairvoyant_high"]
