@@ -22,6 +22,7 @@ from solver.chance import (
     unseen,
 )
 from solver.engine import depth_first, engine_for
+from solver.replay import checked
 from solver.result import Limits, Verdict
 from solver.service.setup import Setup
 from solver.service.stats import rate_range
@@ -124,12 +125,15 @@ def chance_limits(limits: Limits) -> Limits:
     return limits
 
 
-def _decider(setup: Setup) -> Any:
+def decider(setup: Setup) -> Any:
     """A full-information position decided by the game's own search (the compiled engine where
-    built): True won, False lost, None a limit stopped it."""
+    built): True won, False lost, None a limit stopped it. A win counts only once its line has
+    been replayed through the rules (solver.replay.checked), as every win the project reports."""
 
     def decide(state: Any, limits: Limits) -> tuple[bool | None, int]:
         result = depth_first(setup.game, state, limits)
+        if result.verdict is Verdict.WON:
+            checked(setup.game, state, result)
         won = None if result.verdict is Verdict.UNKNOWN else result.verdict is Verdict.WON
         return won, result.stats.nodes
 
@@ -151,7 +155,7 @@ def judge(
     """The position's worth and, ``with_moves``, every legal move's, best first; ``limits`` bound
     the exact search as a whole (see :func:`chance_limits`) and each order's search."""
     game: Any = setup.legal
-    decide = _decider(setup)
+    decide = decider(setup)
     drawn = orders(unseen(game, position), samples, rng_seed)
     moves = tuple(game.moves(position.state)) if with_moves else ()
     tally = hindsight(game, position, drawn, decide, limits)

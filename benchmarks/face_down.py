@@ -1,0 +1,110 @@
+"""A face-down stock: sampled orders per CPU second beside surveyed deals per CPU second, and the
+most face-down cards each preset's exact chance answers within a budget.
+
+Part 1, per preset: a deal's opening with its whole stock face down, its ``clairvoyant`` share
+drawn from N orders (solver.service.chances.judge, the exact search held to one state), beside
+N PySolFC deals solved one by one as a survey's worker does (solve_from: search and replay), in
+one run, in turns. Part 2, per preset: PySolFC deal 1 played along its best line (or at random
+where it is lost) to a point where h cards are left in the stock, those turned face down; h grows
+until the exact chance no longer answers within the budget.
+
+    python benchmarks/face_down.py [PRESET ...] [--orders 2000] [--budget 1] [--most 14]
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+from typing import Any
+
+from solver.chance import best_chance, conceal
+from solver.result import Limits
+from solver.service.chances import decider, judge
+from solver.service.setup import Setup
+from solver.service.solving import solve
+
+PRESETS = [
+    "parlett",
+    "idle-year",
+    "self-working",
+    "baroness",
+    "baroness-classic",
+    "baroness-pysol",
+    "thirteens",
+    "nizhni-novgorod",
+    "amazons",
+    "amazons-dick",
+    "amazons-mms",
+    "amazons-pysol",
+]
+
+
+def sampled_against_surveyed(preset: str, count: int) -> tuple[float, float]:
+    """CPU seconds of ``count`` sampled orders of an opening, and of ``count`` deals solved."""
+    setup = Setup.of(preset)
+    game: Any = setup.legal
+    start = game.start(setup.deal(seed=1))
+    position = conceal(game, start, len(game.stock(start)))
+    started = time.process_time()
+    judge(setup, position, Limits(max_nodes=1), count, rng_seed=1)
+    sampled = time.process_time() - started
+    started = time.process_time()
+    for seed in range(1, count + 1):
+        solve(setup, setup.deal(seed=seed), Limits())
+    return sampled, time.process_time() - started
+
+
+def midgame(setup: Setup, hidden: int) -> Any:
+    """Deal 1 played at random (seeded) until ``hidden`` cards are left in the stock, those face
+    down; None where play ends first."""
+    game: Any = setup.legal
+    chooser = random.Random(1)
+    state = game.start(setup.deal(seed=1))
+    while len(game.stock(state)) > hidden:
+        moves = list(game.moves(state))
+        if not moves:
+            return None
+        state = game.apply(state, chooser.choice(moves))
+    if len(game.stock(state)) != hidden:
+        return None
+    return conceal(game, state, hidden)
+
+
+def most_exact(preset: str, budget: float, most: int) -> tuple[int, float]:
+    """The most face-down cards (up to ``most``) whose exact chance answered within ``budget``
+    CPU seconds, and that answer's seconds."""
+    setup = Setup.of(preset)
+    decide = decider(setup)
+    best, seconds = 0, 0.0
+    for hidden in range(2, most + 1):
+        position = midgame(setup, hidden)
+        if position is None:
+            continue
+        rules: Any = setup.legal
+        found = best_chance(rules, position, decide, Limits(max_seconds=budget, max_memory=2**31))
+        if found.chance is None:
+            break
+        best, seconds = hidden, found.stats.seconds
+    return best, seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("presets", nargs="*", default=PRESETS)
+    parser.add_argument("--orders", type=int, default=2000)
+    parser.add_argument("--budget", type=float, default=1.0)
+    parser.add_argument("--most", type=int, default=14)
+    args = parser.parse_args()
+    print(f"{'preset':<18}{'orders/s':>10}{'deals/s':>10}{'ratio':>7}   exact within {args.budget:g} s")
+    for preset in args.presets:
+        sampled, surveyed = sampled_against_surveyed(preset, args.orders)
+        cards, seconds = most_exact(preset, args.budget, args.most)
+        print(
+            f"{preset:<18}{args.orders / sampled:>10.0f}{args.orders / surveyed:>10.0f}"
+            f"{surveyed / sampled:>7.2f}   {cards} face down ({seconds:.2f} s)"
+        )
+
+
+if __name__ == "__main__":
+    main()
