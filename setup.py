@@ -20,6 +20,7 @@ MODULES = (
     "solver._protocol",
     "solver._table",
     "solver._search",
+    "solver._chance",
     "solver._graph",
     "rulesets._accordion",
     "rulesets._royal_marriage",

@@ -2,7 +2,7 @@
 most face-down cards each preset's exact chance answers within a budget.
 
 Part 1, per preset: a deal's opening with its whole stock face down, its ``clairvoyant`` share
-drawn from N orders (solver.service.chances.judge, the exact search held to one state), beside
+drawn from N orders (solver.engine.hindsight, as ``solve`` and ``hint`` count them), beside
 N PySolFC deals solved one by one as a survey's worker does (solve_from: search and replay), in
 one run, in turns. Part 2, per preset: PySolFC deal 1 played along its best line (or at random
 where it is lost) to a point where h cards are left in the stock, those turned face down; h grows
@@ -19,8 +19,8 @@ import time
 from typing import Any
 
 from solver.chance import best_chance, conceal
+from solver.engine import decider, hindsight
 from solver.result import Limits
-from solver.service.chances import decider, judge
 from solver.service.setup import Setup
 from solver.service.solving import solve
 
@@ -47,8 +47,9 @@ def sampled_against_surveyed(preset: str, count: int) -> tuple[float, float]:
     start = game.start(setup.deal(seed=1))
     position = conceal(game, start, len(game.stock(start)))
     started = time.process_time()
-    judge(setup, position, Limits(max_nodes=1), count, rng_seed=1)
+    tallies, _ = hindsight(game, setup.game, position, count, 1, False)
     sampled = time.process_time() - started
+    assert sum(tallies[0]) == count
     started = time.process_time()
     for seed in range(1, count + 1):
         solve(setup, setup.deal(seed=seed), Limits())
@@ -75,7 +76,7 @@ def most_exact(preset: str, budget: float, most: int) -> tuple[int, float]:
     """The most face-down cards (up to ``most``) whose exact chance answered within ``budget``
     CPU seconds, and that answer's seconds."""
     setup = Setup.of(preset)
-    decide = decider(setup)
+    decide = decider(setup.game)
     best, seconds = 0, 0.0
     for hidden in range(2, most + 1):
         position = midgame(setup, hidden)

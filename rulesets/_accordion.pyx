@@ -237,6 +237,11 @@ cdef class DealtAccordionKernel(Kernel):
                 return 1
         return count
 
+    cdef int stock_span(self, const uint8_t* state, int* length) noexcept:
+        """After the piles and the key's separator (DealtAccordion.encode)."""
+        length[0] = state[1] - state[0]
+        return 3 + state[0]
+
     cdef int moves(self, const uint8_t* state, int32_t* out) noexcept:
         cdef int count = self.pile_moves(state, out)
         if state[1] > state[0] and not (count and self.compulsory):

@@ -636,6 +636,11 @@ cdef class AmazonsKernel(CostedKernel):
 
     # ----- the search protocol ---------------------------------------------------------------
 
+    cdef int stock_span(self, const uint8_t* state, int* length) noexcept:
+        """Right after the header (Amazons.encode)."""
+        length[0] = state[0]
+        return HEADER
+
     cdef int moves(self, const uint8_t* state, int32_t* out) noexcept:
         """Amazons.moves: plays in depot order (Aces last among them), then the deal or redeal."""
         cdef const Rules* r = &self.r

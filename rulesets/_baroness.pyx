@@ -559,6 +559,8 @@ cdef extern from *:
     enum:
         BK_MOST_PILES
         BK_STATE_SIZE
+        BK_STOCK_COUNT
+        BK_STOCK_END
     ctypedef struct bk_game:
         int piles, height
         int compulsory, spaces, beneath, kings, balanced, idle, sealed
@@ -623,6 +625,11 @@ cdef class BaronessKernel(Kernel):
             self.game.deals_left[byte] = byte // piles
         for byte in range(256):
             self.game.table[byte] = PAIRS_RANK[byte] if suits and byte < 52 else byte
+
+    cdef int stock_span(self, const uint8_t* state, int* length) noexcept:
+        """Right-aligned to BK_STOCK_END (Baroness.encode)."""
+        length[0] = state[BK_STOCK_COUNT]
+        return BK_STOCK_END - length[0]
 
     cdef int moves(self, const uint8_t* state, int32_t* out) noexcept:
         return bk_moves(&self.game, state, out)

@@ -415,6 +415,11 @@ cdef class CompulsoryNizhniKernel(Kernel):
         self.max_moves = MAX_ROW
         self.key_size = MAX_ROW + 1
 
+    cdef int stock_span(self, const uint8_t* state, int* length) noexcept:
+        """After the row; the last card, fixed by the rules, not counted (CompulsoryNizhni.stock)."""
+        length[0] = max(0, state[1] - state[0] - 1)
+        return 2 + state[0]
+
     cdef int moves(self, const uint8_t* state, int32_t* out) noexcept:
         cdef int size = state[0], i, count = 0
         cdef const uint8_t* row = state + 2

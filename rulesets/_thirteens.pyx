@@ -55,6 +55,11 @@ cdef class ThirteensKernel(Kernel):
         self.reduce_kings = kings
         self.reduce_balanced = balanced
 
+    cdef int stock_span(self, const uint8_t* state, int* length) noexcept:
+        """Right-aligned in the last STOCK_ROOM bytes (Thirteens.encode)."""
+        length[0] = state[STOCK_COUNT]
+        return STATE_SIZE - length[0]
+
     cdef int moves(self, const uint8_t* state, int32_t* out) noexcept:
         """Thirteens.moves: Kings in place order, then each pair in both orders (the first named
         card's place left to right); a King alone, or a balanced pair lower value first, where a

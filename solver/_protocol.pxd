@@ -34,6 +34,10 @@ cdef class Kernel:
     cdef uint64_t digest(self, const uint8_t* state, uint8_t* room) noexcept
     cdef int score(self, const uint8_t* state) noexcept
     cdef int lower_bound(self, const uint8_t* state) noexcept
+    # Where the stock's cards lie in ``state``, next card first: the offset of the first, and
+    # their number in ``length`` (a card the rules fix at the stock's end, known to every player,
+    # is not counted): the cards a face-down stock hides (solver/_chance.pyx). None by default.
+    cdef int stock_span(self, const uint8_t* state, int* length) noexcept
     # ``state`` as a pointer, once it is checked to be state_size bytes (for the probes).
     cdef const uint8_t* _checked(self, bytes state) except NULL
 

@@ -35,6 +35,10 @@ cdef class Kernel:
     cdef int lower_bound(self, const uint8_t* state) noexcept:
         return 0
 
+    cdef int stock_span(self, const uint8_t* state, int* length) noexcept:
+        length[0] = 0
+        return 0
+
     cdef const uint8_t* _checked(self, bytes state) except NULL:
         if len(state) != self.state_size:
             raise ValueError(f"a state of this kernel is {self.state_size} bytes, not {len(state)}")
@@ -78,6 +82,12 @@ cdef class Kernel:
 
     def probe_lower_bound(self, bytes state) -> int:
         return self.lower_bound(self._checked(state))
+
+    def probe_stock_span(self, bytes state) -> tuple:
+        """(offset, length) of the stock's cards that may lie face down."""
+        cdef int length = 0
+        cdef int offset = self.stock_span(self._checked(state), &length)
+        return offset, length
 
 
 cdef class CostedKernel(Kernel):

@@ -576,3 +576,20 @@ cdef list _bounded_pass(
             depth -= 1
     budget.nodes = nodes
     return None
+
+
+cdef int search_state(
+    Kernel kernel, bytes start, DigestSet table, object max_nodes, object max_seconds, object restart_nodes,
+    int64_t* nodes, list line,
+) except -1:
+    """One depth-first search of ``start`` (depth_first without its result object), for the
+    orders of a face-down stock (solver/_chance.pyx): the verdict (WON, LOST or UNKNOWN), the
+    states expanded into ``nodes``, a win's line of codes appended to ``line``. ``table`` must be
+    empty."""
+    cdef _Budget budget = _Budget(max_nodes, max_seconds)
+    verdict, best, found, iterations, limit = _decide(kernel, start, budget, table, restart_nodes, None)
+    budget.count()
+    nodes[0] = budget.nodes
+    if verdict == WON:
+        line.extend(found)
+    return verdict

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import random
 import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, NamedTuple
@@ -239,6 +238,32 @@ def best_chance(
 # ----------------------------------------------------------------------------- hindsight
 
 
+class Draw:
+    """The draw of the stock's orders, the same on both engines (solver/_chance.pyx spells it in
+    C): a 64-bit linear congruential generator (Knuth's MMIX constants), the high bits of each
+    step reduced below the bound, and Fisher-Yates from the last card down. Not for secrets: for
+    orders that a seed repeats on either engine."""
+
+    def __init__(self, seed: int) -> None:
+        self.state = seed & _MASK
+
+    def below(self, bound: int) -> int:
+        self.state = (self.state * _MULTIPLIER + _INCREMENT) & _MASK
+        return (self.state >> _HIGH) % bound
+
+    def shuffled(self, cards: Sequence[int]) -> tuple[int, ...]:
+        order = list(cards)
+        for i in range(len(order) - 1, 0, -1):
+            j = self.below(i + 1)
+            order[i], order[j] = order[j], order[i]
+        return tuple(order)
+
+
+_MULTIPLIER, _INCREMENT, _HIGH, _MASK = 6364136223846793005, 1442695040888963407, 33, 2**64 - 1
+#: The largest seed of the draw (a 64-bit generator's state).
+MOST_SEED = _MASK
+
+
 class Orders(NamedTuple):
     """Orders of the unseen cards: every one (``exact``), or a uniform sample of them."""
 
@@ -246,24 +271,24 @@ class Orders(NamedTuple):
     exact: bool
 
 
-def orders(cards: Sequence[int], samples: int, seed: int) -> Orders:
-    """Every order of ``cards`` where there are at most ``samples`` of them, else ``samples``
-    orders drawn uniformly (with replacement) by a generator seeded with ``seed``."""
-    cards = sorted(cards)
-    if _orders_at_most(len(cards), samples):
-        return Orders(tuple(itertools.permutations(cards)), True)
-    draw = random.Random(seed)
-    return Orders(tuple(tuple(draw.sample(cards, len(cards))) for _ in range(samples)), False)
-
-
-def _orders_at_most(count: int, most: int) -> bool:
-    """Whether ``count!`` is at most ``most`` (without computing a huge factorial)."""
+def every_order(count: int, samples: int) -> bool:
+    """Whether every order of ``count`` cards is counted: where there are at most ``samples``."""
     total = 1
     for factor in range(2, count + 1):
         total *= factor
-        if total > most:
+        if total > samples:
             return False
     return True
+
+
+def orders(cards: Sequence[int], samples: int, seed: int) -> Orders:
+    """Every order of ``cards`` where there are at most ``samples`` of them (lexicographic), else
+    ``samples`` orders drawn uniformly (with replacement) by :class:`Draw` from ``seed``."""
+    cards = sorted(cards)
+    if every_order(len(cards), samples):
+        return Orders(tuple(itertools.permutations(cards)), True)
+    draw = Draw(seed)
+    return Orders(tuple(draw.shuffled(cards) for _ in range(samples)), False)
 
 
 class Tally(NamedTuple):

@@ -17,8 +17,11 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from solver import search
-from solver.protocol import CostedGame, Game
-from solver.result import NO_LIMITS, Limits, SearchResult
+from solver.chance import Concealed, Decide, Tally, arranged, every_order, orders, unseen
+from solver.chance import hindsight as hindsight_of
+from solver.protocol import Concealable, CostedGame, Game
+from solver.replay import IllegalLine, checked, replay
+from solver.result import NO_LIMITS, Limits, SearchResult, Verdict
 
 State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
@@ -119,3 +122,88 @@ def iterative_deepening(game: CostedGame[State, Move], start: State, limits: Lim
         restart_nodes=search.RESTART_NODES,
     )
     return result._replace(best_line=decoded(game, result.best_line))
+
+
+def decider(game: Game[Any, Any]) -> Decide:
+    """Full-information positions of ``game`` decided by :func:`depth_first`: True won, False
+    lost, None a limit stopped it, with the states expanded. A win counts only once its line has
+    replayed through the rules (solver.replay.checked), as every win the project reports."""
+
+    def decide(state: Any, limits: Limits) -> tuple[bool | None, int]:
+        result = depth_first(game, state, limits)
+        if result.verdict is Verdict.WON:
+            checked(game, state, result)
+        won = None if result.verdict is Verdict.UNKNOWN else result.verdict is Verdict.WON
+        return won, result.stats.nodes
+
+    return decide
+
+
+def hindsight(
+    rules: Concealable[Any, Any],
+    searched: Game[Any, Any],
+    position: Concealed,
+    samples: int,
+    seed: int,
+    with_moves: bool,
+    limits: Limits = NO_LIMITS,
+) -> tuple[list[Tally], int]:
+    """:func:`solver.chance.hindsight` for the position and, ``with_moves``, after each of its
+    moves (``rules.moves`` order), on the engine :func:`engine_for` names for ``searched``: the
+    tallies (the position's first) and the states expanded. Both engines judge the same orders
+    (solver.chance.Draw), and every win counted has replayed through the rules."""
+    every = every_order(position.hidden, samples)
+    moves = tuple(rules.moves(position.state)) if with_moves else ()
+    core, kernel, search_kernel = compiled_chance(), kernel_of(rules), kernel_of(searched)
+    if core is None or kernel is None or search_kernel is None:
+        drawn = orders(unseen(rules, position), samples, seed)
+        decide, nodes = _counting(decider(searched))
+        tallies = [hindsight_of(rules, position, drawn, decide, limits, move) for move in (None, *moves)]
+        return tallies, nodes[0]
+    compiled: Any = rules
+    counts, wins, nodes = core.hindsight(
+        kernel,
+        search_kernel,
+        compiled.encode(position.state),
+        position.hidden,
+        samples,
+        seed,
+        every,
+        with_moves,
+        max_nodes=limits.max_nodes,
+        max_seconds=limits.max_seconds,
+        max_memory=limits.max_memory,
+        restart_nodes=search.RESTART_NODES,
+    )
+    for target, order, codes in wins:  # the referee: each win replayed through the rules
+        start = arranged(rules, position, order)
+        if target:
+            start = rules.apply(start, moves[target - 1])
+        line = decoded(searched, codes)
+        outcome = replay(searched, start, line)
+        if outcome.illegal_at is not None or not searched.is_won(outcome.final):
+            raise IllegalLine(f"internal error: an order's winning line does not win (order {list(order)})")
+    return [Tally(*count) for count in counts], nodes
+
+
+def _counting(decide: Decide) -> tuple[Decide, list[int]]:
+    """``decide``, and a counter of the states its searches expand."""
+    nodes = [0]
+
+    def counted(state: Any, limits: Limits) -> tuple[bool | None, int]:
+        won, expanded = decide(state, limits)
+        nodes[0] += expanded
+        return won, expanded
+
+    return counted, nodes
+
+
+def compiled_chance() -> ModuleType | None:
+    """The compiled sampling of a face-down stock (solver/_chance.pyx), where the core is used."""
+    if compiled_core() is None:
+        return None
+    try:
+        from solver import _chance
+    except ImportError:
+        return None
+    return _chance

@@ -131,7 +131,7 @@ def test_every_move_of_a_hint_is_judged_on_the_same_orders_and_within_its_bounds
     setup, position = dealt_accordion("parlett", 11, 6)
     judged = judge(setup, position, UNLIMITED, samples=100, rng_seed=3, with_moves=True)
     assert judged.worth.chance is not None
-    assert {move.worth.drawn for move in judged.moves} <= {judged.worth.drawn}
+    assert {(move.worth.orders, move.worth.every) for move in judged.moves} == {(100, False)}
     best = max(move.worth.chance for move in judged.moves if move.worth.chance is not None)
     assert best == pytest.approx(judged.worth.chance)
     for move in judged.moves:
@@ -148,7 +148,7 @@ def test_the_sampled_clairvoyant_of_a_parlett_opening_agrees_with_the_survey(eng
     samples = 600 if engine == "native" else 150
     judged = judge(setup, position, Limits(max_nodes=1000, max_memory=2**30), samples, rng_seed=5)
     share, low, high = judged.worth.clairvoyant()
-    assert judged.worth.orders == samples and not judged.worth.drawn.exact
+    assert judged.worth.orders == samples and not judged.worth.every
     assert low <= 0.1201 <= high, (share, low, high)
     again = judge(setup, position, Limits(max_nodes=1000, max_memory=2**30), samples, rng_seed=5)
     assert again.worth.tally == judged.worth.tally  # the same seed, the same orders
@@ -159,3 +159,44 @@ def test_a_limit_gives_no_chance_never_a_guess() -> None:
     position = read_concealed(setup.family, setup.legal, setup.title(), "row: 3D | stock: {51}")
     found = best_chance(setup.legal, position, decide(setup), Limits(max_nodes=500))
     assert found.chance is None and found.limit == "max_nodes"
+
+
+FACE_DOWN = [
+    ("parlett", "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C {3H 4C AH 2H JC 5H 8C 4S 5S 5C}"),
+    ("idle-year", "row: KC 9D 8S QD 7C KH AS TD 2S | stock: {3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC 5H 8C 4S 5S 5C}"),
+    ("nizhni-novgorod", "row: 4D 2D 6H TC | stock: {47} 4S"),
+    ("thirteens", "places: 7H / 2C / QD / 5S / 9D / AC / 3H / 8S / 6D / JD | stock: {42}"),
+    ("amazons", "foundations: - / - / - / - | depots: - / - / - / - | stock: {28}"),
+]
+
+
+@pytest.mark.parametrize(("variant", "text"), FACE_DOWN)
+def test_both_engines_count_the_same_orders_alike(variant: str, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled sampling against the Python engine, its referee: the same orders drawn (the
+    shared generator), the same tallies for the position and after each move."""
+    from solver import engine as engines
+
+    setup = Setup.of(variant)
+    if engines.compiled_chance() is None or engines.kernel_of(setup.game) is None:
+        pytest.skip("the compiled core is not built or not used here")
+    position = read_concealed(setup.family, setup.legal, setup.title(), text)
+    native, _ = engines.hindsight(setup.legal, setup.game, position, 40, 9, True, UNLIMITED)
+    monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
+    python, _ = engines.hindsight(setup.legal, setup.game, position, 40, 9, True, UNLIMITED)
+    assert native == python
+    assert len(native) == 1 + len(setup.legal.moves(position.state))
+    assert sum(native[0]) == 40
+
+
+def test_every_order_of_few_cards_is_counted_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    from solver import engine as engines
+
+    setup = Setup.of("parlett")
+    position = read_concealed(setup.family, setup.legal, setup.title(), PARLETT_FIVE)
+    native, _ = engines.hindsight(setup.legal, setup.game, position, 1000, 1, True, UNLIMITED)
+    monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
+    python, _ = engines.hindsight(setup.legal, setup.game, position, 1000, 1, True, UNLIMITED)
+    assert native == python and sum(native[0]) == 120
+
+
+PARLETT_FIVE = "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC {5H 8C 4S 5S 5C}"

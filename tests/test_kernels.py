@@ -61,6 +61,9 @@ def same_answers(game: Any, kernel: Any, state: Any) -> list[tuple[Any, int]]:
     assert kernel.probe_score(encoded) == game.score(state), game.write_position(state)
     assert kernel.probe_lower_bound(encoded) == game.lower_bound(state), game.write_position(state)
     assert kernel.probe_is_won(encoded) == game.is_won(state), game.write_position(state)
+    offset, length = kernel.probe_stock_span(encoded)
+    stock = bytes(game.stock(state)) if hasattr(game, "with_stock") else b""
+    assert encoded[offset : offset + length] == stock, game.write_position(state)
     if hasattr(game, "move_cost"):
         assert kernel.probe_cost_to_win_bound(encoded) == game.cost_to_win_bound(state), game.write_position(state)
     for code, move in zip(codes, moves):

@@ -103,7 +103,7 @@ def _short(worth: Any) -> str:
 
     chance = "chance unknown" if worth.chance is None else f"chance {percent(worth.chance)}"
     share, low, high = worth.clairvoyant()
-    if worth.drawn.exact and share is not None:
+    if worth.every and share is not None:
         seen = f"face up {percent(share)} of {worth.orders:,} orders"
     else:
         seen = f"face up {percent(low)} to {percent(high)} of {worth.orders:,} sampled orders"

@@ -9,21 +9,9 @@ from typing import Any, NamedTuple
 
 from rulesets.concealed import write_concealed
 from rulesets.notation import is_deal
-from solver.chance import (
-    Chance,
-    ChanceStats,
-    Concealed,
-    Orders,
-    Tally,
-    best_chance,
-    hindsight,
-    orders,
-    turned_up,
-    unseen,
-)
-from solver.engine import depth_first, engine_for
-from solver.replay import checked
-from solver.result import Limits, Verdict
+from solver.chance import Chance, ChanceStats, Concealed, Tally, best_chance, every_order, turned_up, unseen
+from solver.engine import decider, engine_for, hindsight
+from solver.result import Limits
 from solver.service.setup import Setup
 from solver.service.stats import rate_range
 
@@ -44,17 +32,18 @@ class Worth(NamedTuple):
     chance: float | None
     limit: str | None
     tally: Tally
-    drawn: Orders
+    #: Whether every order of the face-down cards was counted (else a uniform sample).
+    every: bool
 
     @property
     def orders(self) -> int:
-        return len(self.drawn.orders)
+        return sum(self.tally)
 
     def clairvoyant(self) -> tuple[float | None, float, float]:
         """The share of orders won (None where some order was left undecided), and its 95%
         Wilson interval, widened to take in the undecided orders either way."""
         won, unknown = self.tally.won, self.tally.unknown
-        if self.drawn.exact and not unknown:
+        if self.every and not unknown:
             share = won / self.orders
             return share, share, share
         low, high = rate_range(won, unknown, self.orders)
@@ -70,7 +59,7 @@ class Worth(NamedTuple):
             "clairvoyant_low": low,
             "clairvoyant_high": high,
             "orders": self.orders,
-            "exact": self.drawn.exact and not self.tally.unknown,
+            "exact": self.every and not self.tally.unknown,
         }
 
 
@@ -125,21 +114,6 @@ def chance_limits(limits: Limits) -> Limits:
     return limits
 
 
-def decider(setup: Setup) -> Any:
-    """A full-information position decided by the game's own search (the compiled engine where
-    built): True won, False lost, None a limit stopped it. A win counts only once its line has
-    been replayed through the rules (solver.replay.checked), as every win the project reports."""
-
-    def decide(state: Any, limits: Limits) -> tuple[bool | None, int]:
-        result = depth_first(setup.game, state, limits)
-        if result.verdict is Verdict.WON:
-            checked(setup.game, state, result)
-        won = None if result.verdict is Verdict.UNKNOWN else result.verdict is Verdict.WON
-        return won, result.stats.nodes
-
-    return decide
-
-
 def move_text(setup: Setup, position: Concealed, move: Hashable) -> str:
     """A move as the player writes it: a deal that turns up a face-down card is ``deal`` (the
     card is not known yet)."""
@@ -155,22 +129,22 @@ def judge(
     """The position's worth and, ``with_moves``, every legal move's, best first; ``limits`` bound
     the exact search as a whole (see :func:`chance_limits`) and each order's search."""
     game: Any = setup.legal
-    decide = decider(setup)
-    drawn = orders(unseen(game, position), samples, rng_seed)
+    decide = decider(setup.game)
+    tallies, _ = hindsight(game, setup.game, position, samples, rng_seed, with_moves, limits)
+    every = every_order(position.hidden, samples)
     moves = tuple(game.moves(position.state)) if with_moves else ()
-    tally = hindsight(game, position, drawn, decide, limits)
-    if drawn.exact and tally.won == 0 and not tally.unknown:
+    if every and tallies[0].won == 0 and not tallies[0].unknown:
         # No order can be won, after any move either: nor can a player who does not see them
         # (chance <= clairvoyant), and the exact search is spared.
         found = Chance(0.0, tuple((move, 0.0) for move in moves), None, ChanceStats(0, 0, 0, 0.0))
     else:
         found = best_chance(game, position, decide, chance_limits(limits), moves)
-    judged = []
-    for move, chance in found.moves:
-        after = hindsight(game, position, drawn, decide, limits, move)
-        judged.append(MoveWorth(move_text(setup, position, move), Worth(chance, found.limit, after, drawn)))
+    judged = [
+        MoveWorth(move_text(setup, position, move), Worth(chance, found.limit, after, every))
+        for (move, chance), after in zip(found.moves, tallies[1:])
+    ]
     judged.sort(key=_best_first)
-    worth = Worth(found.chance, found.limit, tally, drawn)
+    worth = Worth(found.chance, found.limit, tallies[0], every)
     return Judged(setup, position, worth, tuple(judged), found.stats.nodes, found.stats.seconds)
 
 
@@ -192,7 +166,7 @@ def worth_text(worth: Worth) -> str:
         chance = f"chance to win with best play: {percent(worth.chance)} (exact)"
     share, low, high = worth.clairvoyant()
     count = f"{worth.orders:,}"
-    if worth.drawn.exact and share is not None:
+    if worth.every and share is not None:
         seen = f"{percent(share)} of its {count} orders can be won"
     elif share is None:
         seen = f"between {percent(low)} and {percent(high)} of {count} sampled orders can be won (some left undecided)"
