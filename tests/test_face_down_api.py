@@ -256,3 +256,14 @@ def test_a_known_stock_has_nothing_unseen_and_braces_are_refused_where_no_stock_
         game.play(game.legal_moves[0], drawn=["5H"])
     with pytest.raises(UserError, match="keeps no stock"):
         solver.Game("accordion", position="row: KC 9D | stock: {5H 8C}")
+
+
+def test_the_moves_played_name_the_cards_drawn_and_replay_the_game() -> None:
+    game = solver.Game("baroness", position=BARONESS_FIVE)
+    game.replay(["deal KH AC JD 6S QC", "discard KH", "discard AC+QC", "discard 2S+JD"])
+    game.play("deal TH AD 6C 8C 4H 2C JS")  # five on the piles, the last two grace cards
+    assert game.unseen == frozenset() and game.position.endswith("| grace: 2C JS | stock: -")
+    for line in (game.moves, [str(move) for move in game.moves]):
+        again = solver.Game("baroness", position=BARONESS_FIVE)
+        again.replay(line)
+        assert again.position == game.position and again.moves == game.moves
