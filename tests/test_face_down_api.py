@@ -13,7 +13,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solver
-from rulesets.cards import Card, parse_card
+from rulesets.cards import CARDS, Card, parse_card
 from solver.chance import turned_up
 from solver.errors import ArgumentTypeError, MoveError, UnreadableMove, UserError
 
@@ -267,3 +267,10 @@ def test_the_moves_played_name_the_cards_drawn_and_replay_the_game() -> None:
         again = solver.Game("baroness", position=BARONESS_FIVE)
         again.replay(line)
         assert again.position == game.position and again.moves == game.moves
+
+
+def test_a_count_of_face_down_cards_is_read_and_written_as_the_cards() -> None:
+    table = BARONESS_FIVE.split(" | stock:")[0]
+    gone = sorted(set(CARDS) - _braced(BARONESS_FIVE) - _outside(BARONESS_FIVE))
+    counted = solver.Game("baroness", position=f"{table} | stock: {{12}} | out: {' '.join(map(str, gone))}")
+    assert counted.position == BARONESS_FIVE and counted.unseen == _braced(BARONESS_FIVE)
