@@ -26,10 +26,23 @@ from solver.service.solving import Outcome, solve_from
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from solver.chance import Concealed
+    from solver.service.chances import Judged, Worth
     from solver.service.hinting import Hint
     from solver.service.store import Row
 
-__all__ = ["Solved", "Hint", "SurveyRows", "solve", "hint", "survey", "load_survey", "ArgumentTypeError"]
+__all__ = [
+    "Solved",
+    "Hint",
+    "Chances",
+    "ChanceHint",
+    "SurveyRows",
+    "solve",
+    "hint",
+    "survey",
+    "load_survey",
+    "ArgumentTypeError",
+]
 
 
 def _check(name: str, value: object, kinds: tuple[type, ...], wanted: str) -> None:
@@ -151,6 +164,140 @@ class Solved(NamedTuple):
         return f"<Solved {self.outcome.setup.variant}: {self.result}, score {self.score}, {self.nodes} nodes>"
 
 
+class Chances(NamedTuple):
+    """What :func:`solve` finds of a position whose stock lies face down: ``chance``, the best
+    chance to win of a player who cannot see it (exact; None where ``chance_limit`` stopped its
+    search); ``clairvoyant``, the share of the stock's orders that can be won with every card
+    known (an upper bound of the chance; None where some order was left undecided), with its 95%
+    interval ``clairvoyant_low`` to ``clairvoyant_high``; ``orders``, how many orders were
+    counted, and ``exact``, whether they were every order (else a sample); ``unseen``, the
+    face-down cards; ``nodes`` and ``seconds`` (CPU) of the exact search, and the ``engine``.
+    ``record()`` and ``to_json()`` are ``patience solve --json``'s record."""
+
+    judged: Judged
+
+    @property
+    def chance(self) -> float | None:
+        return self.judged.worth.chance
+
+    @property
+    def chance_limit(self) -> str | None:
+        return self.judged.worth.limit
+
+    @property
+    def clairvoyant(self) -> float | None:
+        return self.judged.worth.clairvoyant()[0]
+
+    @property
+    def clairvoyant_low(self) -> float:
+        return self.judged.worth.clairvoyant()[1]
+
+    @property
+    def clairvoyant_high(self) -> float:
+        return self.judged.worth.clairvoyant()[2]
+
+    @property
+    def orders(self) -> int:
+        return self.judged.worth.orders
+
+    @property
+    def exact(self) -> bool:
+        return bool(self.judged.worth.fields()["exact"])
+
+    @property
+    def unseen(self) -> frozenset[Card]:
+        """The face-down cards."""
+        from rulesets.cards import CARDS
+        from solver.chance import unseen
+
+        rules: Any = self.judged.setup.legal  # a game whose stock may lie face down
+        return frozenset(CARDS[code] for code in unseen(rules, self.judged.position))
+
+    @property
+    def position(self) -> str:
+        """The position judged, its face-down cards in braces (sorted)."""
+        return str(self.record()["position"])
+
+    @property
+    def nodes(self) -> int:
+        return self.judged.nodes
+
+    @property
+    def seconds(self) -> float:
+        return self.judged.seconds
+
+    @property
+    def engine(self) -> str:
+        return str(self.record()["engine"])
+
+    def record(self) -> dict[str, Any]:
+        """The JSON record as a dict."""
+        return self.judged.record()
+
+    def to_json(self) -> str:
+        """The record exactly as ``patience solve --json`` prints it."""
+        import json
+
+        return json.dumps(self.record())
+
+    def __repr__(self) -> str:
+        chance = "unknown" if self.chance is None else f"{self.chance:.4f}"
+        return f"<Chances {self.judged.setup.variant}: chance {chance}, {len(self.unseen)} cards face down>"
+
+
+class ChanceHint(NamedTuple):
+    """One legal move of a position whose stock lies face down, as :func:`hint` lists it: its
+    text (``deal`` for a deal that turns up a face-down card) and the fields of :class:`Chances`
+    after it. ``record()`` is ``hint --json``'s line for it."""
+
+    move: str
+    chance: float | None
+    chance_limit: str | None
+    clairvoyant: float | None
+    clairvoyant_low: float
+    clairvoyant_high: float
+    orders: int
+    exact: bool
+
+    @classmethod
+    def of(cls, move: str, worth: Worth) -> ChanceHint:
+        fields = worth.fields()
+        return cls(move, *(fields[name] for name in cls._fields[1:]))
+
+    def record(self) -> dict[str, Any]:
+        """The move as ``hint --json`` prints it in its ``moves`` list."""
+        return self._asdict()
+
+
+def check_sampling(samples: object, rng_seed: object) -> None:
+    """``samples`` and ``rng_seed`` as a caller gives them: whole numbers, samples at least 1."""
+    _check("samples", samples, (int, type(None)), "a whole number of orders or None (1000)")
+    _check("rng_seed", rng_seed, (int, type(None)), "a whole number or None (1)")
+    if samples is not None and samples < 1:  # type: ignore[operator]  # an int, checked above
+        raise OptionError(f"samples must be at least 1, not {samples}: e.g. samples=1000")
+
+
+def judge_position(
+    setup: Setup, position: Concealed, bounds: Any, samples: int | None, rng_seed: int | None, with_moves: bool
+) -> Judged:
+    """A face-down position judged as ``solve`` and ``hint`` judge it (the defaults theirs)."""
+    from solver.service.chances import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, judge
+
+    return judge(
+        setup,
+        position,
+        bounds,
+        DEFAULT_SAMPLES if samples is None else samples,
+        DEFAULT_RNG_SEED if rng_seed is None else rng_seed,
+        with_moves,
+    )
+
+
+def chance_hints(judgement: Judged) -> list[ChanceHint]:
+    """Each move of a judged position, best first."""
+    return [ChanceHint.of(move.move, move.worth) for move in judgement.moves]
+
+
 def setup_of(game: str, variant: str | None = None, options: Mapping[str, Any] | None = None) -> Setup:
     """The game as named (a game or variant name), with ``options`` as a dict of values."""
     return Setup.of(game, variant, _written(options))
@@ -180,6 +327,41 @@ def start_of(
     return setup.game.start(cards), cards
 
 
+def opening_of(
+    setup: Setup, seed: int | None = None, deal: str | Sequence[Card | str] | None = None, position: str | None = None
+) -> tuple[Concealed, list[Card] | None]:
+    """As :func:`start_of`, the start held as a :class:`~solver.chance.Concealed`: a position may
+    write face-down cards in braces (none lie face down otherwise)."""
+    from solver.chance import Concealed
+
+    concealed = _face_down_start(setup, seed, deal, position)
+    if concealed is not None:
+        return concealed, None
+    start, cards = start_of(setup, seed, deal, position)
+    return Concealed(start, 0), cards
+
+
+def _face_down_start(
+    setup: Setup, seed: int | None, deal: str | Sequence[Card | str] | None, position: str | None
+) -> Concealed | None:
+    """The position given, where it has face-down cards; else None."""
+    if not isinstance(position, str) or seed is not None or deal is not None:
+        return None
+    from rulesets.concealed import is_face_down
+
+    return setup.concealed(position) if is_face_down(position) else None
+
+
+def _refuse_samples(samples: int | None, rng_seed: int | None) -> None:
+    """samples and rng_seed draw orders of a face-down stock: refused where none was given."""
+    for name, value in (("samples", samples), ("rng_seed", rng_seed)):
+        if value is not None:
+            raise OptionError(
+                f"{name} draws orders of a face-down stock, and no position with one was given: write its "
+                "face-down cards in braces, e.g. position='... | stock: {30}', or leave it out"
+            )
+
+
 def solve(
     game: str,
     *,
@@ -192,11 +374,26 @@ def solve(
     max_seconds: float | None = None,
     max_memory: int | str = "2G",
     fewest_redeals: bool = False,
-) -> Solved:
-    """Solve one deal (PySolFC's ``seed``, or the cards of ``deal``) or one ``position``."""
+    samples: int | None = None,
+    rng_seed: int | None = None,
+) -> Solved | Chances:
+    """Solve one deal (PySolFC's ``seed``, or the cards of ``deal``) or one ``position``. A
+    position whose stock lies face down (braces: ``stock: 2S {TS 9H}``) has a chance to win, not
+    a line: :class:`Chances` (``samples`` orders of the stock drawn with ``rng_seed`` for
+    ``clairvoyant``; 1000 and 1 unless given)."""
     _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
     _check("fewest_redeals", fewest_redeals, (bool,), "True or False")
+    check_sampling(samples, rng_seed)
     setup = setup_of(game, variant, options)
+    concealed = _face_down_start(setup, seed, deal, position)
+    if concealed is not None:
+        if fewest_redeals:
+            raise OptionError(
+                "fewest_redeals needs every card known; a face-down stock has a chance to win, not a line"
+            )
+        bounds = limits(max_nodes, max_seconds, str(max_memory))
+        return Chances(judge_position(setup, concealed, bounds, samples, rng_seed, False))
+    _refuse_samples(samples, rng_seed)
     start, cards = start_of(setup, seed, deal, position)
     bounds = limits(max_nodes, max_seconds, str(max_memory))
     return Solved(solve_from(setup, start, bounds, seed, cards, fewest_redeals))
@@ -213,13 +410,23 @@ def hint(
     max_nodes: int | None = None,
     max_seconds: float | None = None,
     max_memory: int | str = "2G",
-) -> list[Hint]:
+    samples: int | None = None,
+    rng_seed: int | None = None,
+) -> list[Hint] | list[ChanceHint]:
     """Every legal move with what it leaves, best first (``patience hint``); empty when no move
-    is left (:func:`solve` of the position then says whether it is won)."""
+    is left (:func:`solve` of the position then says whether it is won). Of a position whose
+    stock lies face down, each move's chance to win: :class:`ChanceHint` records (``samples`` and
+    ``rng_seed`` as :func:`solve` takes them)."""
     from solver.service.hinting import hints  # here: the analysis took about 2 ms of each `patience solve`
 
     _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
+    check_sampling(samples, rng_seed)
     setup = setup_of(game, variant, options)
+    concealed = _face_down_start(setup, seed, deal, position)
+    if concealed is not None:
+        bounds = limits(max_nodes, max_seconds, str(max_memory))
+        return chance_hints(judge_position(setup, concealed, bounds, samples, rng_seed, True))
+    _refuse_samples(samples, rng_seed)
     start, _ = start_of(setup, seed, deal, position)
     return hints(setup, start, limits(max_nodes, max_seconds, str(max_memory)))
 

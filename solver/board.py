@@ -25,12 +25,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from rulesets.cards import Card
+from rulesets.cards import CARDS, NAME, Card
+from solver.chance import Concealed
 from solver.errors import MoveError
 from solver.protocol import NO_SCORE
 
 if TYPE_CHECKING:
-    from solver.api import Solved
+    from solver.api import ChanceHint, Chances, Solved
     from solver.service.hinting import Hint
 
 
@@ -84,9 +85,12 @@ class Game:
 
         api.check_rules(game, variant, options)
         self._setup = api.setup_of(game, variant, options)
-        self._start, self._cards = api.start_of(self._setup, seed, deal, position)
+        start, self._cards = api.opening_of(self._setup, seed, deal, position)
+        self._start = start.state
         self._seed = seed
-        self._states: list[Any] = [self._start]
+        #: Each position reached, with how many cards of its stock lie face down (none unless
+        #: the position given wrote some in braces).
+        self._states: list[Concealed] = [start]
         self._played: list[Move] = []
 
     # --- what the game is ------------------------------------------------------------------
@@ -114,13 +118,29 @@ class Game:
 
     @property
     def state(self) -> Any:
-        """The position as the rules hold it (an immutable value)."""
-        return self._states[-1]
+        """The position as the rules hold it (an immutable value; face-down cards lie at the end
+        of its stock in the order of their codes, not in an order anyone knows)."""
+        return self._states[-1].state
 
     @property
     def position(self) -> str:
-        """The position as one line (``patience solve --position`` takes it)."""
-        return str(self._rules.write_position(self.state))
+        """The position as one line (``patience solve --position`` takes it), face-down cards in
+        braces (``stock: 2S {TS 9H}``)."""
+        if not self._states[-1].hidden:
+            return str(self._rules.write_position(self.state))
+        from rulesets.concealed import write_concealed
+
+        return write_concealed(self._rules, self._states[-1])
+
+    @property
+    def unseen(self) -> frozenset[Card]:
+        """The cards lying face down in the stock (empty where every card is known). The last
+        one stays here until it is dealt, although it can then only be that card."""
+        from solver.chance import unseen
+
+        if not self._states[-1].hidden:
+            return frozenset()
+        return frozenset(CARDS[code] for code in unseen(self._rules, self._states[-1]))
 
     @property
     def moves(self) -> list[Move]:
@@ -131,6 +151,10 @@ class Game:
     def legal_moves(self) -> list[Move]:
         """Every move the rules allow here, in the game's order (empty when the game is over)."""
         state = self.state
+        if self._states[-1].hidden:  # a deal turning up face-down cards is written 'deal'
+            from solver.service.chances import move_text
+
+            return [Move(move_text(self._setup, self._states[-1], move), move) for move in self._rules.moves(state)]
         return [Move(self._rules.describe_move(state, move), move) for move in self._rules.moves(state)]
 
     def is_over(self) -> bool:
@@ -156,24 +180,29 @@ class Game:
 
     def parse_move(self, text: str) -> Move:
         """The legal move written ``text`` here (as ``str(move)`` writes it; any case, ``10``
-        for ``T``), or a MoveError saying why it is none."""
-        if not isinstance(text, str):
-            from solver.errors import ArgumentTypeError
+        for ``T``), or a MoveError saying why it is none. A deal that turns up face-down cards
+        is ``Move('deal')``, whether or not ``text`` names them (``deal 7H``)."""
+        return self._read(text, None, named=False)[0]
 
-            raise ArgumentTypeError(f"a move must be a Move or its text, not {type(text).__name__}")
-        state = self.state
-        move = self._rules.parse_move(state, text)
-        if move not in self._rules.moves(state):
-            raise MoveError(f"move {text.strip()!r} is not legal in this position: {self.position}")
-        return Move(self._rules.describe_move(state, move), move)
-
-    def play(self, move: Move | str) -> Move:
+    def play(self, move: Move | str, *, drawn: Sequence[Card | str] | None = None) -> Move:
         """Play ``move`` (a :class:`Move` of ``legal_moves``, or its text); returns it. An illegal
-        move is refused (MoveError) and nothing changes."""
-        played = self.parse_move(move.text if isinstance(move, Move) else move)
+        move is refused (MoveError) and nothing changes.
+
+        A move that turns up face-down cards needs them named, as the player saw them: ``deal
+        7H`` (``deal 7H 8C 9D 2S 3H`` where one deal lays a card on each of five piles, left to
+        right), or ``drawn=[...]`` for a move that is no deal (a Thirteens discard refilling its
+        places from the stock); the Move returned names them."""
+        text = move.text if isinstance(move, Move) else move
+        played, turned = self._read(text, drawn)
         if isinstance(move, Move) and move.value != played.value:
             raise MoveError(f"move {move.text!r} is not legal in this position: {self.position}")
-        self._states.append(self._rules.apply(self.state, played.value))
+        if turned is None:
+            after = self._states[-1]
+            self._states.append(Concealed(self._rules.apply(after.state, played.value), after.hidden))
+        else:
+            self._states.append(self._turn_up(played.value, turned))
+            if played.text.split()[0].lower() == "deal":
+                played = Move(" ".join(["deal", *(NAME[code] for code in turned)]), played.value)
         self._played.append(played)
         return played
 
@@ -206,6 +235,39 @@ class Game:
         twin.__dict__.update(self.__dict__, _states=list(self._states), _played=list(self._played))
         return twin
 
+    def _read(
+        self, text: str, drawn: Sequence[Card | str] | None, named: bool = True
+    ) -> tuple[Move, tuple[int, ...] | None]:
+        """The legal move written ``text`` and, where it turns up face-down cards, their codes
+        in the order they come from the stock (named after ``deal`` or in ``drawn``; unless
+        ``named``, they may go unnamed, and are then None)."""
+        if not isinstance(text, str):
+            from solver.errors import ArgumentTypeError
+
+            raise ArgumentTypeError(f"a move must be a Move or its text, not {type(text).__name__}")
+        if self._states[-1].hidden:
+            return _read_face_down(self, text, drawn, named)
+        if drawn is not None:
+            raise MoveError("drawn names cards turned up from a face-down stock, and none lies face down here")
+        return self._legal(text), None
+
+    def _legal(self, text: str) -> Move:
+        """The legal move written ``text``, as the rules read it."""
+        state = self.state
+        move = self._rules.parse_move(state, text)
+        if move not in self._rules.moves(state):
+            raise MoveError(f"move {text.strip()!r} is not legal in this position: {self.position}")
+        return Move(self._rules.describe_move(state, move), move)
+
+    def _turn_up(self, move: Any, turned: Sequence[int]) -> Concealed:
+        """The position after ``move``, which turns up the face-down cards ``turned`` in order."""
+        from solver.chance import arranged, unseen
+
+        position = self._states[-1]
+        rest = [code for code in unseen(self._rules, position) if code not in turned]  # still sorted
+        state = arranged(self._rules, position, [*turned, *rest])
+        return Concealed(self._rules.apply(state, move), position.hidden - len(turned))
+
     # --- asking the solver -------------------------------------------------------------------
 
     def solve(
@@ -215,14 +277,27 @@ class Game:
         max_seconds: float | None = None,
         max_memory: int | str = "2G",
         fewest_redeals: bool = False,
-    ) -> Solved:
-        """Solve from where play stands (what :func:`solver.solve` answers of this position)."""
+        samples: int | None = None,
+        rng_seed: int | None = None,
+    ) -> Solved | Chances:
+        """Solve from where play stands (what :func:`solver.solve` answers of this position):
+        while cards lie face down, its chance to win (``samples`` and ``rng_seed`` draw the
+        stock's orders then, and go unused once every card is known)."""
         from solver import api
         from solver.service.setup import limits
         from solver.service.solving import solve_from
 
         api.check_limits(max_nodes, max_seconds, max_memory)
+        api.check_sampling(samples, rng_seed)
         bounds = limits(max_nodes, max_seconds, str(max_memory))
+        if self._states[-1].hidden:
+            if fewest_redeals:
+                from rulesets.family import OptionError
+
+                raise OptionError(
+                    "fewest_redeals needs every card known; a face-down stock has a chance to win, not a line"
+                )
+            return api.Chances(api.judge_position(self._setup, self._states[-1], bounds, samples, rng_seed, False))
         fresh = not self._played  # from the deal itself: the record names its seed and cards
         outcome = solve_from(
             self._setup,
@@ -235,15 +310,27 @@ class Game:
         return api.Solved(outcome)
 
     def hint(
-        self, *, max_nodes: int | None = None, max_seconds: float | None = None, max_memory: int | str = "2G"
-    ) -> list[Hint]:
-        """Every legal move here with what it leaves, best first (:func:`solver.hint`)."""
+        self,
+        *,
+        max_nodes: int | None = None,
+        max_seconds: float | None = None,
+        max_memory: int | str = "2G",
+        samples: int | None = None,
+        rng_seed: int | None = None,
+    ) -> list[Hint] | list[ChanceHint]:
+        """Every legal move here with what it leaves, best first (:func:`solver.hint`): while
+        cards lie face down, each move's chance to win."""
         from solver import api
         from solver.service.hinting import hints
         from solver.service.setup import limits
 
         api.check_limits(max_nodes, max_seconds, max_memory)
-        return hints(self._setup, self.state, limits(max_nodes, max_seconds, str(max_memory)))
+        api.check_sampling(samples, rng_seed)
+        bounds = limits(max_nodes, max_seconds, str(max_memory))
+        if self._states[-1].hidden:
+            judged = api.judge_position(self._setup, self._states[-1], bounds, samples, rng_seed, True)
+            return api.chance_hints(judged)
+        return hints(self._setup, self.state, bounds)
 
     # --- pictures ------------------------------------------------------------------------------
 
@@ -280,7 +367,7 @@ class Game:
     def _touched(self) -> frozenset[str]:
         if not self._played:
             return frozenset()
-        return frozenset(self._rules.touched(self._states[-2], self._played[-1].value))
+        return frozenset(self._rules.touched(self._states[-2].state, self._played[-1].value))
 
     def _title(self) -> str:
         start = f", seed {self._seed}" if self._seed is not None else ""
@@ -289,3 +376,88 @@ class Game:
         ending = "won" if self.is_won() else "over" if self.is_over() else "in play"
         score = "" if self.score is None else f", {self.score_label} {self.score}"
         return f"{self._setup.title()}{start}: {where}, {ending}{score}"
+
+
+def _read_face_down(
+    game: Game, text: str, drawn: Sequence[Card | str] | None, needed: bool
+) -> tuple[Move, tuple[int, ...] | None]:
+    """The legal move written ``text`` where cards lie face down, and the face-down cards it
+    turns up (None where it turns up none, or, unless ``needed``, none are named): named after
+    ``deal`` (``deal 7H``), else in ``drawn``; the last face-down card, the only one a move can
+    then turn up, may go unnamed."""
+    from rulesets.notation import is_deal
+    from solver.chance import turned_up, unseen
+
+    position = game._states[-1]
+    words = text.split()
+    named: Sequence[Card | str] | None = drawn
+    if is_deal(text):
+        try:
+            move = game._legal(words[0])
+        except MoveError:
+            raise MoveError(f"move {text.strip()!r} is not legal in this position: {game.position}") from None
+        count = turned_up(game._rules, position, move.value)
+        if count and len(words) > 1:
+            if drawn is not None:
+                raise MoveError(f"move {text.strip()!r} names the cards drawn, and so does drawn: name them once")
+            named = words[1:]
+        elif not count:
+            move = game._legal(text)  # the next card is known: the rules check 'deal 3C'
+    else:
+        move = game._legal(text)
+        count = turned_up(game._rules, position, move.value)
+    if not count:
+        if drawn is not None:
+            raise MoveError(f"move {move.text!r} turns up no face-down card here: leave drawn out")
+        return move, None
+    from solver.service.chances import move_text
+
+    move = Move(move_text(game._setup, position, move.value), move.value)  # 'deal': the card is unknown
+    hidden = unseen(game._rules, position)
+    if not named and len(hidden) == 1:
+        return move, hidden
+    if not named and not needed:
+        return move, None
+    example = "'deal " + " ".join(NAME[code] for code in hidden[:count]) + "'"
+    how = f"e.g. {example}" if is_deal(text) else "with drawn=[...]"
+    cards = "the card drawn" if count == 1 else f"the {count} cards drawn, in the order they leave the stock"
+    if not named:
+        raise MoveError(
+            f"move {text.strip()!r} turns up {count} face-down card{'' if count == 1 else 's'}: name {cards}, {how}"
+        )
+    if isinstance(named, str) or not isinstance(named, Sequence):
+        from solver.errors import ArgumentTypeError
+
+        raise ArgumentTypeError(f"drawn must be a list of cards such as ['7H', '8C'], not {type(named).__name__}")
+    codes = tuple(_code(card, text) for card in named)
+    if len(codes) != count:
+        raise MoveError(
+            f"move {text.strip()!r} names {len(codes)} card{'' if len(codes) == 1 else 's'}, and it turns up "
+            f"{count} face-down card{'' if count == 1 else 's'}: name {cards}, {how}"
+        )
+    twice = sorted({code for code in codes if codes.count(code) > 1})
+    if twice:
+        named_twice = " ".join(NAME[code] for code in twice)
+        raise MoveError(f"move {text.strip()!r} names {named_twice} twice: name each card drawn once")
+    seen = [code for code in codes if code not in hidden]
+    if seen:
+        raise MoveError(
+            f"move {text.strip()!r}: {' '.join(NAME[code] for code in seen)} "
+            f"{'is' if len(seen) == 1 else 'are'} not face down; the face-down cards are "
+            f"{' '.join(NAME[code] for code in hidden)}"
+        )
+    return move, codes
+
+
+def _code(card: Card | str, text: str) -> int:
+    """A card named as drawn: a Card, or its name."""
+    if isinstance(card, Card):
+        return card.code
+    if not isinstance(card, str):
+        from solver.errors import ArgumentTypeError
+
+        shown = type(card).__name__
+        raise ArgumentTypeError(f"each card drawn must be a Card or a card's name such as '7H', not {shown}")
+    from rulesets.notation import read_card
+
+    return read_card(card, text)
