@@ -18,8 +18,8 @@ import random
 import time
 from typing import Any
 
-from solver.chance import best_chance, conceal
-from solver.engine import decider, hindsight
+from solver.chance import conceal
+from solver.engine import best_chance, hindsight
 from solver.result import Limits
 from solver.service.setup import Setup
 from solver.service.solving import solve
@@ -76,14 +76,13 @@ def most_exact(preset: str, budget: float, most: int) -> tuple[int, float]:
     """The most face-down cards (up to ``most``) whose exact chance answered within ``budget``
     CPU seconds, and that answer's seconds."""
     setup = Setup.of(preset)
-    decide = decider(setup.game)
     best, seconds = 0, 0.0
     for hidden in range(2, most + 1):
         position = midgame(setup, hidden)
         if position is None:
             continue
         rules: Any = setup.legal
-        found = best_chance(rules, position, decide, Limits(max_seconds=budget, max_memory=2**31))
+        found = best_chance(rules, setup.game, position, Limits(max_seconds=budget, max_memory=2**31))
         if found.chance is None:
             break
         best, seconds = hidden, found.stats.seconds

@@ -12,9 +12,10 @@ line, for the rules to replay (solver.engine), as every win the project counts i
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc, realloc
 from libc.string cimport memcpy
 
+from solver._digest cimport patience_digest
 from solver._protocol cimport Kernel
 from solver._search cimport search_state
 from solver._table cimport DigestSet
@@ -146,3 +147,355 @@ def hindsight(
         free(arranged)
         free(codes)
     return tallies, wins, total
+
+
+# ----------------------------------------------------------------------------- expectimax
+
+cdef extern from "<time.h>" nogil:
+    ctypedef long time_t
+    cdef struct timespec:
+        time_t tv_sec
+        long tv_nsec
+    int clock_gettime(int clock, timespec* now)
+    int CLOCK_PROCESS_CPUTIME_ID
+
+DEF CHECK_EVERY = 256
+DEF NO_LIMIT = 0
+DEF NODES = 1
+DEF SECONDS = 2
+DEF MEMORY = 3
+DEF UNKNOWN = 2
+# What one entry of the value table costs: its digest and its value (solver.chance's is a dict's).
+DEF ENTRY_BYTES = 16
+DEF FIRST_SLOTS = 1024
+DEF INFINITE_DEPTH = 1 << 30
+
+_LIMITS = (None, "max_nodes", "max_seconds", "max_memory")
+
+
+cdef double _cpu_seconds() noexcept:
+    cdef timespec now
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+    return now.tv_sec + now.tv_nsec * 1e-9
+
+
+cdef class _Values:
+    """The exact values found: digest -> chance, open addressing, doubling at three quarters."""
+
+    cdef uint64_t* slots
+    cdef double* values
+    cdef Py_ssize_t size
+    cdef Py_ssize_t count
+
+    def __cinit__(self):
+        self.size = FIRST_SLOTS
+        self.count = 0
+        self.slots = <uint64_t*>calloc(self.size, sizeof(uint64_t))
+        self.values = <double*>malloc(self.size * sizeof(double))
+        if self.slots == NULL or self.values == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.slots)
+        free(self.values)
+
+    cdef bint get(self, uint64_t digest, double* value) noexcept:
+        cdef Py_ssize_t mask = self.size - 1, at = <Py_ssize_t>(digest & mask)
+        while self.slots[at]:
+            if self.slots[at] == digest:
+                value[0] = self.values[at]
+                return True
+            at = (at + 1) & mask
+        return False
+
+    cdef bint put(self, uint64_t digest, double value) noexcept:
+        """False where the table could not grow (out of memory)."""
+        cdef Py_ssize_t mask, at
+        if 4 * (self.count + 1) > 3 * self.size and not self._grow():
+            return False
+        mask = self.size - 1
+        at = <Py_ssize_t>(digest & mask)
+        while self.slots[at] and self.slots[at] != digest:
+            at = (at + 1) & mask
+        if not self.slots[at]:
+            self.count += 1
+        self.slots[at] = digest
+        self.values[at] = value
+        return True
+
+    cdef bint _grow(self) noexcept:
+        cdef Py_ssize_t size = 2 * self.size, i, at, mask = size - 1
+        cdef uint64_t* slots = <uint64_t*>calloc(size, sizeof(uint64_t))
+        cdef double* values = <double*>malloc(size * sizeof(double))
+        if slots == NULL or values == NULL:
+            free(slots)
+            free(values)
+            return False
+        for i in range(self.size):
+            if self.slots[i]:
+                at = <Py_ssize_t>(self.slots[i] & mask)
+                while slots[at]:
+                    at = (at + 1) & mask
+                slots[at] = self.slots[i]
+                values[at] = self.values[i]
+        free(self.slots)
+        free(self.values)
+        self.slots, self.values, self.size = slots, values, size
+        return True
+
+    cdef Py_ssize_t bytes_held(self) noexcept:
+        return self.size * ENTRY_BYTES
+
+
+cdef class _Expectimax:
+    """solver.chance._Expectimax in C: the same walk, cuts and stores; a layout's key is its
+    digest (the compiled engine's own) rather than its bytes."""
+
+    cdef Kernel rules
+    cdef Kernel search
+    cdef _Values values
+    cdef uint64_t* path
+    cdef int path_room
+    cdef int64_t nodes
+    cdef int64_t node_limit
+    cdef double max_seconds
+    cdef double started
+    cdef Py_ssize_t max_memory
+    cdef object search_memory
+    cdef object restart_nodes
+    cdef int limit
+    cdef uint8_t* key_room
+
+    def __cinit__(self, Kernel rules, Kernel search, max_nodes, max_seconds, max_memory, restart_nodes):
+        self.rules, self.search = rules, search
+        self.values = _Values()
+        self.path_room = 256
+        self.path = <uint64_t*>malloc(self.path_room * sizeof(uint64_t))
+        self.key_room = <uint8_t*>malloc(rules.key_size + rules.state_size + 2)
+        if self.path == NULL or self.key_room == NULL:
+            raise MemoryError()
+        self.nodes = 0
+        self.node_limit = -1 if max_nodes is None else max_nodes
+        self.max_seconds = -1.0 if max_seconds is None else max_seconds
+        self.max_memory = -1 if max_memory is None else max_memory
+        self.search_memory = max_memory
+        self.restart_nodes = restart_nodes
+        self.started = _cpu_seconds()
+        self.limit = NO_LIMIT
+
+    def __dealloc__(self):
+        free(self.path)
+        free(self.key_room)
+
+    cdef uint64_t information_digest(self, const uint8_t* state, int hidden) noexcept:
+        """The digest of the layout's key, the stock as far as it is known (its cards in the order
+        held: the unseen ones sorted) and how many are unseen (solver.chance.information_key)."""
+        cdef int length = 0
+        cdef int offset = self.rules.stock_span(state, &length)
+        cdef int size = self.rules.key(state, self.key_room)
+        memcpy(self.key_room + size, state + offset, length)
+        size += length
+        self.key_room[size] = <uint8_t>hidden
+        self.key_room[size + 1] = 0xFE
+        cdef uint64_t digest = patience_digest(self.key_room, size + 2)
+        return digest if digest else 1
+
+    cdef int count(self, int64_t more) except -1:
+        """Count expanded states; a limit reached is noted in ``limit`` (then 1 is returned)."""
+        cdef int64_t before = self.nodes
+        self.nodes += more
+        if self.node_limit >= 0 and self.nodes > self.node_limit:
+            self.limit = NODES
+            return 1
+        if self.nodes // CHECK_EVERY != before // CHECK_EVERY or more > 1:
+            PyErr_CheckSignals()
+            if self.max_seconds >= 0 and _cpu_seconds() - self.started > self.max_seconds:
+                self.limit = SECONDS
+                return 1
+        return 0
+
+    cdef int store(self, uint64_t digest, double value) except -1:
+        if not self.values.put(digest, value) or (
+            self.max_memory >= 0 and self.values.bytes_held() > self.max_memory
+        ):
+            self.limit = MEMORY
+            return 1
+        return 0
+
+    cdef int decide(self, const uint8_t* state, double* value) except -1:
+        """A full-information state decided by the compiled search, within the limits left."""
+        cdef int64_t searched = 0
+        nodes = None if self.node_limit < 0 else max(1, self.node_limit - self.nodes)
+        seconds = None
+        if self.max_seconds >= 0:
+            seconds = max(1e-3, self.max_seconds - (_cpu_seconds() - self.started))
+        table = DigestSet(_Memory(self.search_memory))
+        cdef bytes start = state[: self.rules.state_size]
+        verdict = search_state(self.search, start, table, nodes, seconds, self.restart_nodes, &searched, [])
+        if self.count(max(1, searched)):
+            return 1
+        if verdict == UNKNOWN:
+            self.limit = NODES if self.node_limit >= 0 else SECONDS
+            return 1
+        value[0] = 1.0 if verdict == WON else 0.0
+        return 0
+
+    cdef int value(self, const uint8_t* state, int hidden, int depth, double* worth, int* low) except -1:
+        """The best chance to win from ``state`` (``hidden`` face-down cards) into ``worth``, and
+        the shallowest path depth a cycle was cut at below it into ``low`` (INFINITE_DEPTH:
+        none, the value is exact); 1 where a limit stopped the walk."""
+        cdef uint64_t digest = self.information_digest(state, hidden)
+        cdef double found
+        cdef int i, count, cut, at_most = INFINITE_DEPTH
+        low[0] = INFINITE_DEPTH
+        if self.values.get(digest, &found):
+            worth[0] = found
+            return 0
+        for i in range(depth):
+            if self.path[i] == digest:
+                worth[0] = 0.0
+                low[0] = i
+                return 0
+        if self.rules.is_won(state):
+            worth[0] = 1.0
+            return self.count(1) or self.store(digest, 1.0)
+        if hidden <= 1:
+            if self.decide(state, worth):
+                return 1
+            return self.store(digest, worth[0])
+        if self.count(1):
+            return 1
+        if depth >= self.path_room:
+            self.path_room *= 2
+            self.path = <uint64_t*>realloc(self.path, self.path_room * sizeof(uint64_t))
+            if self.path == NULL:
+                raise MemoryError()
+        self.path[depth] = digest
+        cdef int32_t* moves = <int32_t*>malloc(sizeof(int32_t) * max(self.rules.max_moves, 1))
+        if moves == NULL:
+            raise MemoryError()
+        cdef double best = 0.0, one
+        try:
+            count = self.rules.moves(state, moves)
+            for i in range(count):
+                if self.move_value(state, hidden, moves[i], depth, &one, &cut):
+                    return 1
+                if cut < at_most:
+                    at_most = cut
+                if one > best:
+                    best = one
+                    if best >= 1.0:
+                        break
+        finally:
+            free(moves)
+        worth[0] = best
+        if best >= 1.0 or at_most >= depth:
+            return self.store(digest, best)
+        low[0] = at_most
+        return 0
+
+    cdef int move_value(
+        self, const uint8_t* state, int hidden, int32_t move, int depth, double* worth, int* low
+    ) except -1:
+        """The chance to win after ``move`` with best play (an average over the ordered tuples of
+        unseen cards it turns up, each equally likely), and the shallowest cut below it."""
+        cdef int size = self.rules.state_size, length = 0, after_length = 0
+        cdef int offset = self.rules.stock_span(state, &length)
+        cdef int known = length - hidden, turned, i, j, cut, level
+        cdef uint8_t* arranged = <uint8_t*>malloc(2 * size)
+        if arranged == NULL:
+            raise MemoryError()
+        cdef uint8_t* child = arranged + size
+        cdef uint8_t cards[MOST_HIDDEN]
+        cdef int pick[MOST_HIDDEN]
+        cdef uint64_t used
+        cdef double total = 0.0, one, share
+        low[0] = INFINITE_DEPTH
+        try:
+            self.rules.apply(state, move, child)
+            self.rules.stock_span(child, &after_length)
+            turned = (length - after_length) - known
+            if turned <= 0:
+                if self.value(child, hidden, depth + 1, worth, low):
+                    return 1
+                return 0
+            memcpy(cards, state + offset + known, hidden)
+            share = 1.0
+            for i in range(turned):
+                share /= hidden - i
+            # Every ordered tuple of ``turned`` unseen cards, in lexicographic order of indexes.
+            for i in range(turned):
+                pick[i] = -1
+            level = 0
+            used = 0
+            while level >= 0:
+                if pick[level] >= 0:
+                    used &= ~(<uint64_t>1 << pick[level])
+                pick[level] += 1
+                while pick[level] < hidden and used >> pick[level] & 1:
+                    pick[level] += 1
+                if pick[level] >= hidden:
+                    pick[level] = -1
+                    level -= 1
+                    continue
+                used |= <uint64_t>1 << pick[level]
+                if level + 1 < turned:
+                    level += 1
+                    continue
+                memcpy(arranged, state, size)
+                for i in range(turned):
+                    arranged[offset + known + i] = cards[pick[i]]
+                j = offset + known + turned
+                for i in range(hidden):
+                    if not used >> i & 1:
+                        arranged[j] = cards[i]
+                        j += 1
+                self.rules.apply(arranged, move, child)
+                if self.value(child, hidden - turned, depth + 1, &one, &cut):
+                    return 1
+                total += share * one
+                if cut < low[0]:
+                    low[0] = cut
+            worth[0] = min(total, 1.0)
+            return 0
+        finally:
+            free(arranged)
+
+
+def best_chance(
+    Kernel rules not None, Kernel search not None, bytes start not None, int hidden, bint with_moves,
+    max_nodes=None, max_seconds=None, max_memory=None, restart_nodes=1000,
+):
+    """solver.chance.best_chance in C: the best chance to win from ``start`` (``hidden`` cards
+    face down, held sorted at the end of the stock), and with ``with_moves`` each move's, in
+    ``rules``'s order. Returns (chance or None, per-move chances (None where not reached), limit,
+    (nodes, table entries, table bytes, seconds))."""
+    cdef const uint8_t* root = rules._checked(start)
+    cdef int length = 0
+    rules.stock_span(root, &length)
+    if not 0 <= hidden <= length or hidden > MOST_HIDDEN:
+        raise ValueError(f"a stock of {length} cards cannot hold {hidden} face down here")
+    cdef _Expectimax walk = _Expectimax(rules, search, max_nodes, max_seconds, max_memory, restart_nodes)
+    cdef int32_t* moves = <int32_t*>malloc(sizeof(int32_t) * max(rules.max_moves, 1))
+    if moves == NULL:
+        raise MemoryError()
+    cdef int count = rules.moves(root, moves) if with_moves else 0, i, cut
+    cdef double worth
+    judged = []
+    chance = None
+    walk.path[0] = 0  # no digest is 0: the position itself is not on the path of its moves' walks
+    try:
+        for i in range(count):
+            if walk.move_value(root, hidden, moves[i], 0, &worth, &cut):
+                break
+            judged.append(worth)
+        else:
+            if count:
+                chance = max(judged)
+            elif not walk.value(root, hidden, 0, &worth, &cut):
+                chance = worth
+    finally:
+        free(moves)
+    stats = (walk.nodes, walk.values.count, walk.values.bytes_held(), _cpu_seconds() - walk.started)
+    judged += [None] * (count - len(judged))
+    return chance, judged, _LIMITS[walk.limit], stats

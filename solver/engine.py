@@ -17,7 +17,8 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from solver import search
-from solver.chance import Concealed, Decide, Tally, arranged, every_order, orders, unseen
+from solver.chance import Chance, ChanceStats, Concealed, Decide, Tally, arranged, every_order, orders, unseen
+from solver.chance import best_chance as chance_of
 from solver.chance import hindsight as hindsight_of
 from solver.protocol import Concealable, CostedGame, Game
 from solver.replay import IllegalLine, checked, replay
@@ -207,3 +208,32 @@ def compiled_chance() -> ModuleType | None:
     except ImportError:
         return None
     return _chance
+
+
+def best_chance(
+    rules: Concealable[Any, Any],
+    searched: Game[Any, Any],
+    position: Concealed,
+    limits: Limits,
+    with_moves: bool = False,
+) -> Chance:
+    """:func:`solver.chance.best_chance` (with every move of the position, ``with_moves``) on the
+    engine :func:`engine_for` names for ``searched``; its full-information positions decided by
+    ``searched``'s search."""
+    moves = tuple(rules.moves(position.state)) if with_moves else ()
+    core, kernel, search_kernel = compiled_chance(), kernel_of(rules), kernel_of(searched)
+    if core is None or kernel is None or search_kernel is None:
+        return chance_of(rules, position, decider(searched), limits, moves)
+    compiled: Any = rules
+    chance, judged, limit, stats = core.best_chance(
+        kernel,
+        search_kernel,
+        compiled.encode(position.state),
+        position.hidden,
+        with_moves,
+        max_nodes=limits.max_nodes,
+        max_seconds=limits.max_seconds,
+        max_memory=limits.max_memory,
+        restart_nodes=search.RESTART_NODES,
+    )
+    return Chance(chance, tuple(zip(moves, judged)), limit, ChanceStats(*stats))

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from rulesets.cards import parse_card
 from rulesets.concealed import read_concealed, write_concealed
+from solver import engine as engines
 from solver.chance import Concealed, best_chance, conceal, hindsight, orders, unseen
 from solver.engine import depth_first
 from solver.result import Limits, Verdict
@@ -34,7 +35,8 @@ def decide(setup: Setup) -> Any:
 
 
 def exact(setup: Setup, position: Concealed) -> float:
-    found = best_chance(setup.legal, position, decide(setup), UNLIMITED)
+    """The exact chance on the engine the run uses (the compiled expectimax, or the Python one)."""
+    found = engines.best_chance(setup.legal, setup.game, position, UNLIMITED)
     assert found.limit is None and found.chance is not None
     return found.chance
 
@@ -74,15 +76,21 @@ def test_the_exact_chance_of_a_small_accordion_equals_the_brute_force(variant: s
     assert exact(setup, position) <= clairvoyant(setup, position) + 1e-12
 
 
+def played_until(setup: Setup, seed: int, left: int) -> Concealed:
+    """Deal ``seed`` played at random until at most ``left`` cards are left in the stock, which
+    then lie face down."""
+    game, chooser = setup.legal, random.Random(seed)
+    state = game.start(setup.deal(seed=seed))
+    while len(state.stock) > left and game.moves(state):
+        state = game.apply(state, chooser.choice(list(game.moves(state))))
+    return conceal(game, state, len(state.stock))
+
+
 def baroness_endgame(seed: int, variant: str = "baroness") -> tuple[Setup, Concealed]:
     """Deal ``seed`` of ``variant`` played at random to its last deal (seven cards: five dealt,
     two grace), the stock then turned face down."""
     setup = Setup.of(variant)
-    game, chooser = setup.legal, random.Random(seed)
-    state = game.start(setup.deal(seed=seed))
-    while len(state.stock) > 7:
-        state = game.apply(state, chooser.choice(list(game.moves(state))))
-    return setup, conceal(game, state, len(state.stock))
+    return setup, played_until(setup, seed, 7)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
@@ -200,3 +208,46 @@ def test_every_order_of_few_cards_is_counted_on_both_engines(monkeypatch: pytest
 
 
 PARLETT_FIVE = "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC {5H 8C 4S 5S 5C}"
+
+
+@pytest.mark.parametrize(
+    ("variant", "text"),
+    [
+        ("parlett", PARLETT_FIVE),
+        ("idle-year", "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C {AH 2H JC 5H 8C 4S 5S 5C}"),
+        ("thirteens", 6),
+        ("baroness", 7),
+        ("baroness-classic", 7),
+    ],
+)
+def test_both_engines_find_the_same_chances(variant: str, text: str | int, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled expectimax against the Python one, its referee: the position's chance and
+    every move's (sums taken in another order may differ in the last bits). A number stands for
+    deal 3 played at random until that many cards are left in the stock, all face down."""
+    setup = Setup.of(variant)
+    if engines.compiled_chance() is None or engines.kernel_of(setup.game) is None:
+        pytest.skip("the compiled core is not built or not used here")
+    if isinstance(text, int):
+        position = played_until(setup, 3, text)
+    else:
+        position = read_concealed(setup.family, setup.legal, setup.title(), text)
+    native = engines.best_chance(setup.legal, setup.game, position, UNLIMITED, with_moves=True)
+    monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
+    python = engines.best_chance(setup.legal, setup.game, position, UNLIMITED, with_moves=True)
+    assert native.limit is python.limit is None
+    assert native.chance == pytest.approx(python.chance, abs=1e-12)
+    assert [move for move, _ in native.moves] == [move for move, _ in python.moves]
+    for (_, one), (_, other) in zip(native.moves, python.moves):
+        assert one == pytest.approx(other, abs=1e-12)
+
+
+def test_the_compiled_expectimax_stops_at_each_limit_with_no_chance() -> None:
+    setup = Setup.of("parlett")
+    position = read_concealed(setup.family, setup.legal, setup.title(), "row: 3D | stock: {51}")
+    for limits, name in (
+        (Limits(max_nodes=2000), "max_nodes"),
+        (Limits(max_seconds=0.05), "max_seconds"),
+        (Limits(max_memory=64 * 1024), "max_memory"),
+    ):
+        found = engines.best_chance(setup.legal, setup.game, position, limits)
+        assert found.chance is None and found.limit == name, (limits, found)

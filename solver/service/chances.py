@@ -9,8 +9,8 @@ from typing import Any, NamedTuple
 
 from rulesets.concealed import write_concealed
 from rulesets.notation import is_deal
-from solver.chance import Chance, ChanceStats, Concealed, Tally, best_chance, every_order, turned_up, unseen
-from solver.engine import decider, engine_for, hindsight
+from solver.chance import Chance, ChanceStats, Concealed, Tally, every_order, turned_up, unseen
+from solver.engine import best_chance, engine_for, hindsight
 from solver.result import Limits
 from solver.service.setup import Setup
 from solver.service.stats import rate_range
@@ -129,7 +129,6 @@ def judge(
     """The position's worth and, ``with_moves``, every legal move's, best first; ``limits`` bound
     the exact search as a whole (see :func:`chance_limits`) and each order's search."""
     game: Any = setup.legal
-    decide = decider(setup.game)
     tallies, _ = hindsight(game, setup.game, position, samples, rng_seed, with_moves, limits)
     every = every_order(position.hidden, samples)
     moves = tuple(game.moves(position.state)) if with_moves else ()
@@ -138,7 +137,7 @@ def judge(
         # (chance <= clairvoyant), and the exact search is spared.
         found = Chance(0.0, tuple((move, 0.0) for move in moves), None, ChanceStats(0, 0, 0, 0.0))
     else:
-        found = best_chance(game, position, decide, chance_limits(limits), moves)
+        found = best_chance(game, setup.game, position, chance_limits(limits), with_moves)
     judged = [
         MoveWorth(move_text(setup, position, move), Worth(chance, found.limit, after, every))
         for (move, chance), after in zip(found.moves, tallies[1:])
