@@ -257,6 +257,7 @@ cdef class _Expectimax:
     cdef uint64_t* path
     cdef int path_room
     cdef int64_t nodes
+    cdef int64_t outcomes
     cdef int64_t node_limit
     cdef double max_seconds
     cdef double started
@@ -275,6 +276,7 @@ cdef class _Expectimax:
         if self.path == NULL or self.key_room == NULL:
             raise MemoryError()
         self.nodes = 0
+        self.outcomes = 0
         self.node_limit = -1 if max_nodes is None else max_nodes
         self.max_seconds = -1.0 if max_seconds is None else max_seconds
         self.max_memory = -1 if max_memory is None else max_memory
@@ -308,6 +310,16 @@ cdef class _Expectimax:
             self.limit = NODES
             return 1
         if self.nodes // CHECK_EVERY != before // CHECK_EVERY or more > 1:
+            PyErr_CheckSignals()
+            if self.max_seconds >= 0 and _cpu_seconds() - self.started > self.max_seconds:
+                self.limit = SECONDS
+                return 1
+        return 0
+
+    cdef int look(self) except -1:
+        """Every so many outcomes, a look at the clock (solver.chance._Expectimax._look)."""
+        self.outcomes += 1
+        if self.outcomes % CHECK_EVERY == 0:
             PyErr_CheckSignals()
             if self.max_seconds >= 0 and _cpu_seconds() - self.started > self.max_seconds:
                 self.limit = SECONDS
@@ -451,7 +463,7 @@ cdef class _Expectimax:
                         arranged[j] = cards[i]
                         j += 1
                 self.rules.apply(arranged, move, child)
-                if self.value(child, hidden - turned, depth + 1, &one, &cut):
+                if self.look() or self.value(child, hidden - turned, depth + 1, &one, &cut):
                     return 1
                 total += share * one
                 if cut < low[0]:

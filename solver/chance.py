@@ -69,23 +69,24 @@ def turned_up(game: Concealable[Any, Any], position: Concealed, move: Hashable) 
     return max(0, taken - (before - position.hidden))
 
 
-def outcomes(game: Concealable[Any, Any], position: Concealed, move: Hashable) -> list[tuple[float, Concealed]]:
-    """What ``move`` may lead to, with each outcome's probability: one sure outcome for a move
-    that turns up no face-down card; else one for each ordered tuple of unseen cards it can turn
-    up (all equally likely), those that leave the same position merged."""
+def outcomes(game: Concealable[Any, Any], position: Concealed, move: Hashable) -> Iterator[tuple[float, Concealed]]:
+    """What ``move`` may lead to, each with its probability, one at a time (a Baroness deal of
+    five from many face-down cards has millions: the walk looks at its limits between them): one
+    sure outcome for a move that turns up no face-down card; else one for each ordered tuple of
+    unseen cards it can turn up, all equally likely, in lexicographic order (as the compiled
+    twin takes them, so that both add up the same shares in the same order)."""
     count = turned_up(game, position, move)
     if count == 0:
-        return [(1.0, Concealed(game.apply(position.state, move), position.hidden))]
+        yield 1.0, Concealed(game.apply(position.state, move), position.hidden)
+        return
     stock = list(game.stock(position.state))
     known, hidden = stock[: len(stock) - position.hidden], stock[len(stock) - position.hidden :]
-    share = 1.0 / math.perm(len(hidden), count)
-    merged: dict[bytes, list[Any]] = {}
+    share = 1.0
+    for taken in range(count):
+        share /= len(hidden) - taken
     for drawn in itertools.permutations(hidden, count):
         rest = [card for card in hidden if card not in drawn]  # still sorted
-        after = Concealed(game.apply(game.with_stock(position.state, known + list(drawn) + rest), move), len(rest))
-        found = merged.setdefault(information_key(game, after), [0.0, after])
-        found[0] += share
-    return [(weight, after) for weight, after in merged.values()]
+        yield share, Concealed(game.apply(game.with_stock(position.state, known + list(drawn) + rest), move), len(rest))
 
 
 def information_key(game: Concealable[Any, Any], position: Concealed) -> bytes:
@@ -134,6 +135,7 @@ class _Expectimax:
         self.values: dict[bytes, float] = {}
         self.path: dict[bytes, int] = {}
         self.nodes = 0
+        self.outcomes = 0
         self.table_bytes = 0
         self.started = time.process_time()
 
@@ -158,6 +160,14 @@ class _Expectimax:
             self.nodes // _CHECK_EVERY != before // _CHECK_EVERY or nodes > 1
         ):  # a look at the clock costs as much as a small expansion: every so often
             if time.process_time() - self.started > limits.max_seconds:
+                raise _Stop("max_seconds")
+
+    def _look(self) -> None:
+        """Every so many outcomes, a look at the clock: a chance node's outcomes may all be in
+        the table already, so that no state is expanded (nor the time looked at) for long."""
+        self.outcomes += 1
+        if self.outcomes % _CHECK_EVERY == 0 and self.limits.max_seconds is not None:
+            if time.process_time() - self.started > self.limits.max_seconds:
                 raise _Stop("max_seconds")
 
     def _store(self, key: bytes, value: float) -> None:
@@ -208,6 +218,7 @@ class _Expectimax:
         """The chance to win after ``move`` with best play, and the shallowest cut below it."""
         total, low = 0.0, math.inf
         for weight, after in outcomes(self.game, position, move):
+            self._look()
             worth, cut = self.value(after, depth + 1)
             total += weight * worth
             low = min(low, cut)

@@ -251,3 +251,14 @@ def test_the_compiled_expectimax_stops_at_each_limit_with_no_chance() -> None:
     ):
         found = engines.best_chance(setup.legal, setup.game, position, limits)
         assert found.chance is None and found.limit == name, (limits, found)
+
+
+def test_a_deal_of_five_from_many_face_down_cards_stops_at_its_limit() -> None:
+    """A Baroness deal turns up five cards at once: from 47 face down, 184 million ordered draws,
+    which the walk takes one at a time, looking at its limits between them."""
+    setup = Setup.of("baroness")
+    start = setup.legal.start(setup.deal(seed=26))
+    position = conceal(setup.legal, start, len(start.stock))
+    for limits, name in ((Limits(max_seconds=0.5), "max_seconds"), (Limits(max_nodes=5000), "max_nodes")):
+        found = engines.best_chance(setup.legal, setup.game, position, limits, with_moves=True)
+        assert found.chance is None and found.limit == name

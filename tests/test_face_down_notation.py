@@ -147,6 +147,8 @@ def test_a_face_down_stock_is_refused_where_every_card_must_be_known() -> None:
         (("--seed", "3", "--samples", "10"), "no position with one was given"),
         (("--seed", "3", "--rng-seed", "10"), "no position with one was given"),
         (("--position", PARLETT, "--verdict-code"), "--verdict-code needs every card known"),
+        (("--position", PARLETT, "--rng-seed", str(2**64)), "must be from 0 to 2**64 - 1"),
+        (("--position", PARLETT, "--samples", str(2**63)), "must be from 1 to 2**63 - 1"),
         (("--position", PARLETT, "--fewest-redeals"), "--fewest-redeals needs every card known"),
     ],
 )
@@ -189,3 +191,21 @@ def test_sampled_orders_are_repeatable_and_seeded() -> None:
     assert first["exact"] is False and first["orders"] == 50 and first["chance"] is None
     assert first["chance_limit"] == "max_nodes"
     assert first["clairvoyant_low"] <= first["clairvoyant"] <= first["clairvoyant_high"]
+
+
+@pytest.mark.parametrize("variant", WITH_STOCK)
+def test_every_preset_with_a_stock_answers_both_numbers_from_what_a_player_sees(variant: str) -> None:
+    """A deal's opening typed as a player sees it: the table, and the stock as a count."""
+    setup = Setup.of(variant)
+    start = setup.legal.start(setup.deal(seed=5))
+    hidden = len(setup.legal.stock(start))
+    written = write_concealed(setup.legal, conceal(setup.legal, start, hidden))
+    typed = written[: written.index("{")] + f"{{{hidden}}}" + written[written.index("}") + 1 :]
+    for command in ("solve", "hint"):
+        ran = run(command, variant, "--position", typed, "--samples", "20", "--max-nodes", "20000", "--json")
+        assert ran.exit_code == 0, ran.stderr
+        record = json.loads(ran.stdout)
+        assert record["orders"] == 20 and record["exact"] is False
+        assert record["clairvoyant_low"] <= record["clairvoyant_high"]
+        assert record["chance"] is None or 0 <= record["chance"] <= record["clairvoyant_high"]
+        assert "chance" in record and "clairvoyant" in record

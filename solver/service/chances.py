@@ -9,10 +9,11 @@ from typing import Any, NamedTuple
 
 from rulesets.concealed import write_concealed
 from rulesets.notation import is_deal
-from solver.chance import Chance, ChanceStats, Concealed, Tally, every_order, turned_up, unseen
+from solver.chance import MOST_SEED, Chance, ChanceStats, Concealed, Tally, every_order, turned_up, unseen
 from solver.engine import best_chance, engine_for, hindsight
+from solver.errors import OptionError
 from solver.result import Limits
-from solver.service.setup import Setup
+from solver.service.setup import Setup, number_text
 from solver.service.stats import rate_range
 
 #: The orders drawn for ``clairvoyant`` unless ``--samples`` says otherwise: on the compiled core
@@ -128,6 +129,7 @@ def judge(
 ) -> Judged:
     """The position's worth and, ``with_moves``, every legal move's, best first; ``limits`` bound
     the exact search as a whole (see :func:`chance_limits`) and each order's search."""
+    check_draw(samples, rng_seed)
     game: Any = setup.legal
     tallies, _ = hindsight(game, setup.game, position, samples, rng_seed, with_moves, limits)
     every = every_order(position.hidden, samples)
@@ -145,6 +147,20 @@ def judge(
     judged.sort(key=_best_first)
     worth = Worth(found.chance, found.limit, tallies[0], every)
     return Judged(setup, position, worth, tuple(judged), found.stats.nodes, found.stats.seconds)
+
+
+def check_draw(samples: int, rng_seed: int) -> None:
+    """Refuse a number of orders or a seed of the draw that no generator here takes."""
+    if not 1 <= samples <= MOST_SAMPLES:
+        raise OptionError(f"the orders drawn (--samples) must be from 1 to 2**63 - 1, not {number_text(samples)}")
+    if not 0 <= rng_seed <= MOST_SEED:
+        raise OptionError(
+            f"the seed of the orders' draw (--rng-seed) must be from 0 to 2**64 - 1, not {number_text(rng_seed)}"
+        )
+
+
+#: The most orders a draw takes (a signed 64-bit count, as the compiled core keeps it).
+MOST_SAMPLES = 2**63 - 1
 
 
 def _best_first(judged: MoveWorth) -> tuple[float, float]:
