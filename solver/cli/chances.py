@@ -105,6 +105,8 @@ def _short(worth: Any) -> str:
     share, low, high = worth.clairvoyant()
     if worth.every and share is not None:
         seen = f"face up {percent(share)} of {worth.orders:,} orders"
+    elif share is None:
+        seen = f"face up {percent(low)} to {percent(high)} of {worth.orders:,} sampled orders (some undecided)"
     else:
-        seen = f"face up {percent(low)} to {percent(high)} of {worth.orders:,} sampled orders"
+        seen = f"face up {percent(share)} (95%: {percent(low)} to {percent(high)}) of {worth.orders:,} sampled orders"
     return f"{chance}; {seen}"
