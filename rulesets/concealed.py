@@ -21,7 +21,7 @@ from solver.chance import Concealed, conceal
 from solver.errors import PositionError
 
 STOCK, OUT = "stock", "out"
-_COUNT = re.compile(r"^[0-9]+$", re.ASCII)
+_COUNT = re.compile(r"^-?[0-9]+$", re.ASCII)
 
 
 def is_face_down(text: str) -> bool:
@@ -44,15 +44,18 @@ def _sections(text: str) -> list[tuple[str, str, str]]:
     return found
 
 
-def _cards(content: str) -> list[int]:
-    """Every card written in a section (piles, ``-`` and what is not a card passed over: the
-    game's reader names those)."""
+def _cards(content: str, section: str | None = None) -> list[int]:
+    """Every card written in a section (piles apart, ``-`` passed over); a word that is no card
+    is refused naming ``section``, or passed over (None: the game's opening, read back)."""
     codes = []
     for word in re.split(r"[\s/]+", content):
+        if word in ("", "-"):
+            continue
         try:
             codes.append(parse_card(word).code)
-        except CardError:
-            pass
+        except CardError as error:
+            if section is not None:
+                raise PositionError(f"section {section!r}: {error}") from None
     return codes
 
 
@@ -79,12 +82,17 @@ def _read_stock(content: str, end: int) -> tuple[list[int], list[int] | int, lis
         raise PositionError("section 'stock': the brace '{' is not closed: write e.g. 'stock: 2S {TS 9H}'")
     before, _, rest = content.partition("{")
     inside, _, after = rest.partition("}")
+    if "-" in (before + " " + after).split():
+        raise PositionError(
+            "section 'stock': '-' stands for an empty stock; beside braces write the known cards only "
+            "(before them), e.g. 'stock: 2S {TS 9H}' or 'stock: {TS 9H}'"
+        )
     tail = read_card_list(after, STOCK) if after.strip() else []
     if len(tail) != end and (tail or end):
         if end:
             raise PositionError(
-                f"section 'stock': the rules fix the stock's last {end} card(s), which the player knows: "
-                f"write {'it' if end == 1 else 'them'} after the braces, e.g. 'stock: {{TS 9H}} 6H'"
+                f"section 'stock': the rules fix the stock's last card, which the player knows: write that "
+                f"one card after the braces, e.g. 'stock: {{TS 9H}} 6H' ({len(tail)} written there)"
             )
         raise PositionError(
             f"section 'stock': {after.strip()!r} follows the braces, but the face-down cards are the "
@@ -97,12 +105,12 @@ def _read_stock(content: str, end: int) -> tuple[list[int], list[int] | int, lis
             "section 'stock': the braces are empty: list the face-down cards in them, or give their count ({30})"
         )
     if len(words) == 1 and _COUNT.match(words[0]):
-        count = int(words[0])
-        if count == 0 or len(words[0]) > 3:
+        if len(words[0]) > 6:  # no game has that many cards (and int() of 5,000 digits fails)
             raise PositionError(
-                f"section 'stock': {{{words[0]}}} is no number of face-down cards: give from 1 to 52, or no braces"
+                f"section 'stock': {{{words[0][:12]}...}} is no number of face-down cards: count the cards "
+                "face down, or leave the braces out"
             )
-        return known, count, tail
+        return known, int(words[0]), tail
     if "-" in words:
         raise PositionError("section 'stock': '-' inside braces: list the face-down cards, or leave the braces out")
     return known, read_card_list(inside, STOCK), tail
@@ -133,7 +141,7 @@ def read_concealed(family: Family, game: Ruleset[Any, Any], title: str, text: st
     end = getattr(game, "fixed_stock_end", 0)
     known, written, tail = _read_stock(stock[0], end)
     gone = read_card_list(out[0], OUT) if out else []
-    table = [code for name, content, _ in sections if name not in (STOCK, OUT) for code in _cards(content)]
+    table = [code for name, content, _ in sections if name not in (STOCK, OUT) for code in _cards(content, name)]
     listed = [] if isinstance(written, int) else written
     known_cards = known + tail
     for codes, where in ((known_cards + listed, "the stock"), (gone, "'out'")):
@@ -150,8 +158,12 @@ def read_concealed(family: Family, game: Ruleset[Any, Any], title: str, text: st
     both = set(gone) & set(known_cards + listed)
     if both:
         raise PositionError(f"{_names(both)} both out and in the stock: write each card in one place")
+    cards = _game_cards(family, game)
+    strangers = set(gone) - cards
+    if strangers:
+        raise PositionError(f"'out' lists {_names(strangers)}, which {title} does not play with: leave them out")
     if isinstance(written, int):
-        listed = _face_down(family, game, written, set(table) | set(known_cards) | set(gone))
+        listed = _face_down(cards, written, set(table) | set(known_cards) | set(gone))
     plain = [
         f"{STOCK}: {write_card_list(known + sorted(listed) + tail)}" if name == STOCK else part
         for name, _, part in sections
@@ -160,9 +172,15 @@ def read_concealed(family: Family, game: Ruleset[Any, Any], title: str, text: st
     return conceal(game, state, len(listed))  # type: ignore[arg-type]  # a game with with_stock
 
 
-def _face_down(family: Family, game: Ruleset[Any, Any], count: int, seen: set[int]) -> list[int]:
-    """The game's cards not in ``seen``, which must number ``count``."""
-    left = sorted(_game_cards(family, game) - seen)
+def _face_down(cards: set[int], count: int, seen: set[int]) -> list[int]:
+    """The game's ``cards`` not in ``seen``, which must number ``count`` (from 1 to how many
+    cards the game plays with)."""
+    if not 1 <= count <= len(cards):
+        raise PositionError(
+            f"section 'stock': {{{count}}} is no number of face-down cards "
+            f"here: give from 1 to {len(cards)}, or no braces"
+        )
+    left = sorted(cards - seen)
     if len(left) > count:
         extra = len(left) - count
         raise PositionError(

@@ -409,8 +409,9 @@ cdef class _Expectimax:
     cdef int move_value(
         self, const uint8_t* state, int hidden, int32_t move, int depth, double* worth, int* low
     ) except -1:
-        """The chance to win after ``move`` with best play (an average over the ordered tuples of
-        unseen cards it turns up, each equally likely), and the shallowest cut below it."""
+        """The chance to win after ``move`` with best play (the mean over the ordered tuples of
+        unseen cards it turns up, each equally likely, divided once at the end), and the
+        shallowest cut below it."""
         cdef int size = self.rules.state_size, length = 0, after_length = 0
         cdef int offset = self.rules.stock_span(state, &length)
         cdef int known = length - hidden, turned, i, j, cut, level
@@ -421,7 +422,7 @@ cdef class _Expectimax:
         cdef uint8_t cards[MOST_HIDDEN]
         cdef int pick[MOST_HIDDEN]
         cdef uint64_t used
-        cdef double total = 0.0, one, share
+        cdef double total = 0.0, one, ways
         low[0] = INFINITE_DEPTH
         try:
             self.rules.apply(state, move, child)
@@ -432,9 +433,9 @@ cdef class _Expectimax:
                     return 1
                 return 0
             memcpy(cards, state + offset + known, hidden)
-            share = 1.0
+            ways = 1.0  # how many ordered tuples: the mean is taken once, at the end
             for i in range(turned):
-                share /= hidden - i
+                ways *= hidden - i
             # Every ordered tuple of ``turned`` unseen cards, in lexicographic order of indexes.
             for i in range(turned):
                 pick[i] = -1
@@ -465,10 +466,10 @@ cdef class _Expectimax:
                 self.rules.apply(arranged, move, child)
                 if self.look() or self.value(child, hidden - turned, depth + 1, &one, &cut):
                     return 1
-                total += share * one
+                total += one
                 if cut < low[0]:
                     low[0] = cut
-            worth[0] = min(total, 1.0)
+            worth[0] = min(total / ways, 1.0)
             return 0
         finally:
             free(arranged)

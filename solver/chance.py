@@ -69,24 +69,21 @@ def turned_up(game: Concealable[Any, Any], position: Concealed, move: Hashable) 
     return max(0, taken - (before - position.hidden))
 
 
-def outcomes(game: Concealable[Any, Any], position: Concealed, move: Hashable) -> Iterator[tuple[float, Concealed]]:
-    """What ``move`` may lead to, each with its probability, one at a time (a Baroness deal of
-    five from many face-down cards has millions: the walk looks at its limits between them): one
-    sure outcome for a move that turns up no face-down card; else one for each ordered tuple of
-    unseen cards it can turn up, all equally likely, in lexicographic order (as the compiled
-    twin takes them, so that both add up the same shares in the same order)."""
+def outcomes(game: Concealable[Any, Any], position: Concealed, move: Hashable) -> Iterator[Concealed]:
+    """What ``move`` may lead to, all equally likely, one at a time (a Baroness deal of five from
+    many face-down cards has millions: the walk looks at its limits between them): the one sure
+    outcome of a move that turns up no face-down card; else one for each ordered tuple of unseen
+    cards it can turn up, in lexicographic order (as the compiled twin takes them, so that both
+    add up the same values in the same order)."""
     count = turned_up(game, position, move)
     if count == 0:
-        yield 1.0, Concealed(game.apply(position.state, move), position.hidden)
+        yield Concealed(game.apply(position.state, move), position.hidden)
         return
     stock = list(game.stock(position.state))
     known, hidden = stock[: len(stock) - position.hidden], stock[len(stock) - position.hidden :]
-    share = 1.0
-    for taken in range(count):
-        share /= len(hidden) - taken
     for drawn in itertools.permutations(hidden, count):
         rest = [card for card in hidden if card not in drawn]  # still sorted
-        yield share, Concealed(game.apply(game.with_stock(position.state, known + list(drawn) + rest), move), len(rest))
+        yield Concealed(game.apply(game.with_stock(position.state, known + list(drawn) + rest), move), len(rest))
 
 
 def information_key(game: Concealable[Any, Any], position: Concealed) -> bytes:
@@ -215,14 +212,17 @@ class _Expectimax:
         return best, low
 
     def move_value(self, position: Concealed, move: Hashable, depth: int) -> tuple[float, float]:
-        """The chance to win after ``move`` with best play, and the shallowest cut below it."""
-        total, low = 0.0, math.inf
-        for weight, after in outcomes(self.game, position, move):
+        """The chance to win after ``move`` with best play (the mean over its equally likely
+        outcomes, divided once at the end: a sure win is 1.0, not 0.9999999999999997), and the
+        shallowest cut below it."""
+        total, count, low = 0.0, 0, math.inf
+        for after in outcomes(self.game, position, move):
             self._look()
             worth, cut = self.value(after, depth + 1)
-            total += weight * worth
+            total += worth
+            count += 1
             low = min(low, cut)
-        return min(total, 1.0), low
+        return min(total / count, 1.0), low
 
 
 def best_chance(

@@ -80,33 +80,52 @@ def judge_command(
         print_whole(json.dumps(record))
         return 0
     record = judged.record()
-    face_down = record["unseen"]
+    face_down = len(record["unseen"])
     lines = [setup.title(), f"position: {record['position']}"]
     if show:
-        picture = setup.legal.picture(concealed.state).text(frozenset(), width=73)
-        lines += [f"       {line}" for line in picture.splitlines()]
-    lines.append(f"face down: {len(face_down)} card{'' if len(face_down) == 1 else 's'} ({' '.join(face_down)})")
-    lines.append(worth_text(judged.worth))
+        lines += [f"       {line}" for line in _picture(setup, concealed).text(frozenset(), width=73).splitlines()]
+    lines.append(f"face down: {face_down} card{'' if face_down == 1 else 's'}, in an order nobody knows")
+    lines += worth_text(judged.worth)
     if judged.worth.chance is None:
         lines.append("(raise --max-seconds or --max-nodes for the exact chance)")
-    width = max((len(move.move) for move in judged.moves), default=0)
+    if with_moves and not judged.moves:
+        lines.append("no legal move: the game is over here")
     for number, move in enumerate(judged.moves, 1):
-        lines.append(f"{number:3d}. {move.move:<{width}}  {_short(move.worth)}")
+        lines += [f"{number:3d}. {move.move}", f"       {_short(move.worth)}"]
     lines.append(f"nodes: {judged.nodes}, {judged.seconds:.3f} CPU seconds for the exact chance")
     print_whole("\n".join(lines))
     return 0
 
 
+def _picture(setup: Any, concealed: Any) -> Any:
+    """The table as ``--show`` draws it, the stock's known next cards apart from its face-down
+    ones (the ruleset's own picture counts every stock card face down)."""
+    from rulesets.picture import Picture, Place
+
+    picture = setup.legal.picture(concealed.state)
+    stock = list(setup.legal.stock(concealed.state))
+    known = tuple(reversed(stock[: len(stock) - concealed.hidden]))  # the next card on top
+    fixed = tuple(concealed.state.stock[len(stock) :])  # a card the rules fix at the end, known
+
+    def redrawn(place: Place) -> Place:
+        if place.label != "stock":
+            return place
+        return Place("stock", known + fixed, concealed.hidden)
+
+    return Picture(tuple(tuple(map(redrawn, row)) for row in picture.rows), picture.fanned)
+
+
 def _short(worth: Any) -> str:
-    """A move's worth on one line of a hint."""
+    """A move's worth on one line of a hint (within 80 columns under its move)."""
     from solver.service.chances import percent
 
     chance = "chance unknown" if worth.chance is None else f"chance {percent(worth.chance)}"
     share, low, high = worth.clairvoyant()
+    orders = f"{worth.orders:,} {'order' if worth.orders == 1 else 'orders'}"
     if worth.every and share is not None:
-        seen = f"face up {percent(share)} of {worth.orders:,} orders"
+        seen = f"face up {percent(share)} of {orders}"
     elif share is None:
-        seen = f"face up {percent(low)} to {percent(high)} of {worth.orders:,} sampled orders (some undecided)"
+        seen = f"face up {percent(low)} to {percent(high)} of {orders} (some undecided)"
     else:
-        seen = f"face up {percent(share)} (95%: {percent(low)} to {percent(high)}) of {worth.orders:,} sampled orders"
+        seen = f"face up {percent(share)} (95%: {percent(low)} to {percent(high)}) of {orders} drawn"
     return f"{chance}; {seen}"

@@ -243,7 +243,8 @@ POSITION = Argument(
     ("-p", "--position"),
     "position",
     "A game in progress as one line: sections 'name: cards' separated by '|', piles by '/', "
-    "'-' for none, e.g. 'row: AS 7H 9D'; each game's form, with an example: 'patience describe GAME'.",
+    "'-' for none, e.g. 'row: AS 7H 9D'; each game's form, with an example: 'patience describe GAME'. "
+    "For solve and hint, a face-down stock goes in braces: 'stock: {30}' (docs/face-down.md).",
     metavar="POSITION",
 )
 MAX_NODES = Argument(

@@ -173,8 +173,9 @@ def percent(share: float) -> str:
     return f"{100 * share:.1f}%"
 
 
-def worth_text(worth: Worth) -> str:
-    """What a position or a move is worth, in words a player understands."""
+def worth_text(worth: Worth) -> list[str]:
+    """What a position or a move is worth, in words a player understands (two lines within 80
+    columns)."""
     if worth.chance is None:
         chance = f"chance to win with best play: not found within the limits ({worth.limit} reached)"
     else:
@@ -182,9 +183,16 @@ def worth_text(worth: Worth) -> str:
     share, low, high = worth.clairvoyant()
     count = f"{worth.orders:,}"
     if worth.every and share is not None:
-        seen = f"{percent(share)} of its {count} orders can be won"
+        seen = f"{percent(share)} of its {count} {_orders(worth.orders)} can be won"
     elif share is None:
-        seen = f"between {percent(low)} and {percent(high)} of {count} sampled orders can be won (some left undecided)"
+        some = "its" if worth.every else "the sampled"
+        seen = (
+            f"{percent(low)} to {percent(high)} of {some} {count} {_orders(worth.orders)} can be won (some undecided)"
+        )
     else:
         seen = f"{percent(share)} of {count} sampled orders can be won (95%: {percent(low)} to {percent(high)})"
-    return f"{chance}; with the stock turned face up, {seen}"
+    return [chance, f"with the stock turned face up, {seen}"]
+
+
+def _orders(count: int) -> str:
+    return "order" if count == 1 else "orders"
