@@ -19,26 +19,14 @@ import random
 import time
 from typing import Any
 
+from rulesets.concealed import presets_with_stock
 from solver.chance import conceal
 from solver.engine import best_chance, hindsight
 from solver.result import Limits
 from solver.service.setup import Setup
 from solver.service.solving import solve
 
-PRESETS = [
-    "parlett",
-    "idle-year",
-    "self-working",
-    "baroness",
-    "baroness-classic",
-    "baroness-pysol",
-    "thirteens",
-    "nizhni-novgorod",
-    "amazons",
-    "amazons-dick",
-    "amazons-mms",
-    "amazons-pysol",
-]
+PRESETS = presets_with_stock()
 
 
 def sampled_against_surveyed(preset: str, count: int) -> tuple[float, float]:

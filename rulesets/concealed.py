@@ -215,3 +215,15 @@ def write_concealed(game: Ruleset[Any, Any], position: Concealed) -> str:
     written = (write_card_list(known) + " " if known else "") + "{" + write_card_list(hidden) + "}"
     written += " " + write_card_list(tail) if tail else ""
     return " | ".join(f"{STOCK}: {written}" if name == STOCK else part for name, _, part in _sections(text))
+
+
+def presets_with_stock() -> list[str]:
+    """Every preset (variant) whose stock may lie face down, in the registry's order."""
+    from rulesets import families
+
+    return [
+        variant.name
+        for family in families().values()
+        for variant in family.variants
+        if is_concealable(family.build(family.settings(variant.name)))
+    ]

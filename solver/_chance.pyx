@@ -17,7 +17,7 @@ from libc.string cimport memcpy
 
 from solver._digest cimport patience_digest
 from solver._protocol cimport Kernel
-from solver._search cimport search_state
+from solver._search cimport _cpu_seconds, search_state
 from solver._table cimport DigestSet
 
 from solver._table import TableMemory as _Memory
@@ -151,14 +151,6 @@ def hindsight(
 
 # ----------------------------------------------------------------------------- expectimax
 
-cdef extern from "<time.h>" nogil:
-    ctypedef long time_t
-    cdef struct timespec:
-        time_t tv_sec
-        long tv_nsec
-    int clock_gettime(int clock, timespec* now)
-    int CLOCK_PROCESS_CPUTIME_ID
-
 DEF CHECK_EVERY = 256
 DEF NO_LIMIT = 0
 DEF NODES = 1
@@ -171,12 +163,6 @@ DEF FIRST_SLOTS = 1024
 DEF INFINITE_DEPTH = 1 << 30
 
 _LIMITS = (None, "max_nodes", "max_seconds", "max_memory")
-
-
-cdef double _cpu_seconds() noexcept:
-    cdef timespec now
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
-    return now.tv_sec + now.tv_nsec * 1e-9
 
 
 cdef class _Values:

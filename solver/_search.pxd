@@ -1,10 +1,14 @@
-# What other compiled modules call of the compiled engine (solver/_search.pyx): one search of a
-# full-information state, for the orders of a face-down stock (solver/_chance.pyx).
+# What other compiled modules call of the compiled engine (solver/_search.pyx): its clock, and one
+# search of a full-information state, for a face-down stock (solver/_chance.pyx).
 
 from libc.stdint cimport int64_t
 
 from solver._protocol cimport Kernel
 from solver._table cimport DigestSet
+
+
+# The process's CPU seconds (the clock of every limit of the compiled searches).
+cdef double _cpu_seconds() noexcept
 
 
 cdef int search_state(

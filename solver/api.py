@@ -281,16 +281,9 @@ def judge_position(
     setup: Setup, position: Concealed, bounds: Any, samples: int | None, rng_seed: int | None, with_moves: bool
 ) -> Judged:
     """A face-down position judged as ``solve`` and ``hint`` judge it (the defaults theirs)."""
-    from solver.service.chances import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, judge
+    from solver.service.chances import judge
 
-    return judge(
-        setup,
-        position,
-        bounds,
-        DEFAULT_SAMPLES if samples is None else samples,
-        DEFAULT_RNG_SEED if rng_seed is None else rng_seed,
-        with_moves,
-    )
+    return judge(setup, position, bounds, samples, rng_seed, with_moves)
 
 
 def chance_hints(judgement: Judged) -> list[ChanceHint]:

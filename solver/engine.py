@@ -155,17 +155,17 @@ def hindsight(
     (solver.chance.Draw), and every win counted has replayed through the rules."""
     every = every_order(position.hidden, samples)
     moves = tuple(rules.moves(position.state)) if with_moves else ()
-    core, kernel, search_kernel = compiled_chance(), kernel_of(rules), kernel_of(searched)
-    if core is None or kernel is None or search_kernel is None:
+    compiled = _chance_kernels(rules, searched)
+    if compiled is None:
         drawn = orders(unseen(rules, position), samples, seed)
         decide, nodes = _counting(decider(searched))
         tallies = [hindsight_of(rules, position, drawn, decide, limits, move) for move in (None, *moves)]
         return tallies, nodes[0]
-    compiled: Any = rules
+    core, kernel, search_kernel = compiled
     counts, wins, nodes = core.hindsight(
         kernel,
         search_kernel,
-        compiled.encode(position.state),
+        rules.encode(position.state),  # type: ignore[attr-defined]  # a game with a kernel encodes
         position.hidden,
         samples,
         seed,
@@ -199,6 +199,15 @@ def _counting(decide: Decide) -> tuple[Decide, list[int]]:
     return counted, nodes
 
 
+def _chance_kernels(rules: Any, searched: Any) -> tuple[ModuleType, Any, Any] | None:
+    """The compiled chance module and both games' kernels, where the compiled core searches them
+    (else None: the Python engine does)."""
+    core, kernel, search_kernel = compiled_chance(), kernel_of(rules), kernel_of(searched)
+    if core is None or kernel is None or search_kernel is None:
+        return None
+    return core, kernel, search_kernel
+
+
 def compiled_chance() -> ModuleType | None:
     """The compiled sampling of a face-down stock (solver/_chance.pyx), where the core is used."""
     if compiled_core() is None:
@@ -221,14 +230,14 @@ def best_chance(
     engine :func:`engine_for` names for ``searched``; its full-information positions decided by
     ``searched``'s search."""
     moves = tuple(rules.moves(position.state)) if with_moves else ()
-    core, kernel, search_kernel = compiled_chance(), kernel_of(rules), kernel_of(searched)
-    if core is None or kernel is None or search_kernel is None:
+    compiled = _chance_kernels(rules, searched)
+    if compiled is None:
         return chance_of(rules, position, decider(searched), limits, moves)
-    compiled: Any = rules
+    core, kernel, search_kernel = compiled
     chance, judged, limit, stats = core.best_chance(
         kernel,
         search_kernel,
-        compiled.encode(position.state),
+        rules.encode(position.state),  # type: ignore[attr-defined]  # a game with a kernel encodes
         position.hidden,
         with_moves,
         max_nodes=limits.max_nodes,

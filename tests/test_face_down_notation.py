@@ -8,28 +8,33 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulesets.concealed import read_concealed, write_concealed
+from rulesets.concealed import presets_with_stock, read_concealed, write_concealed
 from solver.chance import conceal, unseen
 from solver.service.setup import Setup
 from tests.helpers import error_line
 from tests.helpers import run_cli as run
 
 #: Every preset whose game keeps a stock.
-WITH_STOCK = [
-    "idle-year",
-    "parlett",
-    "self-working",
-    "baroness",
-    "baroness-classic",
-    "baroness-pysol",
-    "thirteens",
-    "nizhni-novgorod",
-    "amazons",
-    "amazons-dick",
-    "amazons-mms",
-    "amazons-pysol",
-]
-WITHOUT_STOCK = ["accordion", "royal-marriage", "queen-and-her-lad"]
+WITH_STOCK = presets_with_stock()
+
+
+def test_the_presets_with_a_stock_are_the_twelve_expected() -> None:
+    assert WITH_STOCK == [
+        "idle-year",
+        "parlett",
+        "self-working",
+        "amazons",
+        "amazons-dick",
+        "amazons-mms",
+        "amazons-pysol",
+        "baroness",
+        "baroness-classic",
+        "baroness-pysol",
+        "thirteens",
+        "nizhni-novgorod",
+    ]
+
+
 PARLETT = "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC {5H 8C 4S 5S 5C}"
 
 

@@ -61,18 +61,11 @@ def judge_command(
     """Judge one face-down position and print what it is worth (and, ``with_moves``, each move's)."""
     import json
 
-    from solver.service.chances import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, judge, worth_text
+    from solver.service.chances import judge, worth_text
 
     concealed = setup.concealed(position)
     with alive():
-        judged = judge(
-            setup,
-            concealed,
-            bounds,
-            DEFAULT_SAMPLES if samples is None else samples,
-            DEFAULT_RNG_SEED if rng_seed is None else rng_seed,
-            with_moves,
-        )
+        judged = judge(setup, concealed, bounds, samples, rng_seed, with_moves)
     if as_json:
         record = judged.record()
         if with_moves:

@@ -125,10 +125,18 @@ def move_text(setup: Setup, position: Concealed, move: Hashable) -> str:
 
 
 def judge(
-    setup: Setup, position: Concealed, limits: Limits, samples: int, rng_seed: int, with_moves: bool = False
+    setup: Setup,
+    position: Concealed,
+    limits: Limits,
+    samples: int | None = None,
+    rng_seed: int | None = None,
+    with_moves: bool = False,
 ) -> Judged:
     """The position's worth and, ``with_moves``, every legal move's, best first; ``limits`` bound
-    the exact search as a whole (see :func:`chance_limits`) and each order's search."""
+    the exact search as a whole (see :func:`chance_limits`) and each order's search. ``samples``
+    and ``rng_seed`` default to DEFAULT_SAMPLES and DEFAULT_RNG_SEED, as solve and hint have them."""
+    samples = DEFAULT_SAMPLES if samples is None else samples
+    rng_seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     check_draw(samples, rng_seed)
     game: Any = setup.legal
     tallies, _ = hindsight(game, setup.game, position, samples, rng_seed, with_moves, limits)
