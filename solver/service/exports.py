@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from solver.service import comparison
+from solver.service.file_safety import real_path, side_files
 from solver.service.output import check_writable, replacing
-from solver.service.store import ENGINES, EXPORTED, LIMITS, VERDICTS, Store, real_path, side_files, text_of
+from solver.service.row_codec import ENGINES, EXPORTED, LIMITS, VERDICTS, text_of
+from solver.service.store import Store
 
 #: The exported columns that stand for a code's text: their name, column and codes.
 _CODED = (("result", "verdict", VERDICTS), ("limit_hit", "limit_hit", LIMITS), ("engine", "engine", ENGINES))

@@ -12,9 +12,9 @@ from typing import Any
 
 from rulesets.family import spell
 from solver.service.errors import SurveyError
+from solver.service.row_codec import VERDICTS as STORED_VERDICTS
 from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import nearest_rank, rate_range, wilson
-from solver.service.store import VERDICTS as STORED_VERDICTS
 from solver.service.store import Store
 
 #: The verdicts, in the order reports list them (a stored row's code is the index).

@@ -40,10 +40,12 @@ from rulesets.family import OptionError
 from solver.result import Limits
 from solver.service.deal_file import DealFile
 from solver.service.errors import RunLost, SchedulerLost, StoreFault, SurveyError, WorkerLost
+from solver.service.resume import changed_file
+from solver.service.row_codec import VERDICTS, Stored, solver_version, stored_row
 from solver.service.seeds import MAX_SURVEY_SEED, Span, count_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
-from solver.service.store import VERDICTS, Store, Stored, changed_file, solver_version, stored_row
+from solver.service.store import Store
 
 #: How long to keep trying to reach a scheduler.
 DASK_CONNECT_TIMEOUT = "30s"
