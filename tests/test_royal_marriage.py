@@ -31,7 +31,6 @@ from rulesets.notation import MoveError, PositionError
 from rulesets.picture import Picture
 from rulesets.royal_marriage import (
     CompulsoryNizhni,
-    DealError,
     Discard,
     InnerTwo,
     LadPairs,
@@ -44,6 +43,7 @@ from rulesets.royal_marriage import (
 )
 from solver import engine as engines
 from solver.engine import depth_first
+from solver.errors import DealError
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
