@@ -79,20 +79,6 @@ def _write_lines(store: Store, sql: str, out: Any, separator: str = "") -> int:
     return written
 
 
-def exported(path: Path) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
-    """The columns and every stored deal as an export record, by seed or line (see
-    :func:`columns_of`): for a few deals, from Python; the exports stream instead."""
-    store = Store(path)
-    try:
-        columns = columns_of(store)
-        records = [dict(zip(columns, row)) for row in store.each(_select(store, ", ".join(_expressions(store, {}))))]
-    finally:
-        store.close()
-    for record in records:
-        record["score_proven"] = bool(record["score_proven"])
-    return columns, records
-
-
 def check_targets(sources: Sequence[Path], targets: dict[str, str | None]) -> None:
     """Refuse export targets (by option name; None: not asked for, ``-``: standard output) that
     would overwrite a survey (or a file SQLite keeps beside it), each other, or cannot be written

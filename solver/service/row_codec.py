@@ -55,9 +55,24 @@ class Row(NamedTuple):
         return self._asdict() | {"options": json.loads(self.options), "score_proven": bool(self.score_proven)}
 
 
-#: The stored columns of a deal, after its key: each a small integer (or NULL), so that a row of a
-#: survey of seeds takes about 25 bytes on disk (see docs/surveys.md).
-STORED = ("verdict", "score", "limit_hit", "nodes", "microseconds", "peak_table_bytes", "redeals", "engine")
+class Stored(NamedTuple):
+    """A deal's stored values, as a row of the ``deals`` table holds them: its key, then the
+    columns of :data:`STORED`, each a small integer (or NULL), so that a row of a survey of seeds
+    takes about 25 bytes on disk (see docs/surveys.md)."""
+
+    key: int  # the deal's seed, or its line in a file of deals
+    verdict: int  # a code of VERDICTS
+    score: int | None
+    limit_hit: int | None  # a code of LIMITS (None: no limit stopped the search)
+    nodes: int
+    microseconds: int  # CPU time of the search
+    peak_table_bytes: int
+    redeals: int | None  # fewest-redeals surveys: the win's redeals
+    engine: int  # a code of ENGINES
+
+
+#: The stored columns of a deal, after its key.
+STORED = Stored._fields[1:]
 #: The columns a survey's deals may be keyed by: PySolFC's seeds, or the lines of a file of deals.
 KEYS = ("seed", "line")
 #: Each stored column: whether it may be NULL.
@@ -91,17 +106,13 @@ INSERT = {
 }
 
 
-#: A deal's stored values: its key, then the columns of :data:`STORED`.
-Stored = tuple[int | None, ...]
-
-
 def stored_row(outcome: Outcome, line: int | None = None) -> Stored:
     """The stored values of a solved deal (see :data:`STORED`), after its key: its seed, or its
     file's ``line``."""
     result = outcome.result
-    assert outcome.deal is not None and (outcome.seed is None) != (line is None), "a row is of a seed or a line"
     key = outcome.seed if line is None else line
-    return (
+    assert outcome.deal is not None and key is not None and None in (outcome.seed, line), "a row is of a seed or a line"
+    return Stored(
         key,
         _VERDICT_CODE[result.verdict.value],
         outcome.score(),
@@ -117,8 +128,10 @@ def stored_row(outcome: Outcome, line: int | None = None) -> Stored:
 def encode(row: Row) -> Stored:
     """The stored values of a :class:`Row` (its settings and deal aside: those are the survey's),
     as :func:`stored_row` gives them of a solved deal."""
-    return (
-        row.seed if row.line is None else row.line,
+    key = row.seed if row.line is None else row.line
+    assert key is not None, "a row is of a seed or a line"
+    return Stored(
+        key,
         _VERDICT_CODE[row.result],
         row.score,
         None if row.limit_hit is None else _LIMIT_CODE[row.limit_hit],

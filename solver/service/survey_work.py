@@ -87,7 +87,7 @@ class Batch(NamedTuple):
 
     def seconds(self) -> float:
         """The CPU seconds of the chunk's searches."""
-        return sum(row[5] or 0 for row in self.rows) / 1e6
+        return sum(row.microseconds or 0 for row in self.rows) / 1e6
 
 
 def solve_seeds(spec: SurveySpec, seeds: Sequence[int]) -> Batch:
@@ -124,7 +124,7 @@ class Tally:
     def note(self, batch: Batch) -> None:
         self.solved += len(batch.rows)
         for row in batch.rows:
-            verdict = VERDICTS[row[1]]  # type: ignore[index]
+            verdict = VERDICTS[row.verdict]
             self.results[verdict] = self.results.get(verdict, 0) + 1
 
     @property
