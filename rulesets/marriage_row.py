@@ -1,6 +1,6 @@
 """The row that Royal Marriage, Queen and her Lad and Nizhni Novgorod share: the end cards a row
-must hold in place (:class:`RowEnds`), checked in a deal and a position, and how a discard is
-written, read and drawn.
+must hold in place (:class:`RowEnds`), checked in a deal and a position, how a discard is
+written, read and drawn, and how a row is written for the compiled kernels.
 """
 
 from __future__ import annotations
@@ -144,3 +144,19 @@ def row_places(row: Sequence[int]) -> tuple[tuple[Place, ...], ...]:
 def closed_gap(move: Discard) -> frozenset[str]:
     """The place a discard changes: where the gap closed, now holding the right matching card."""
     return frozenset((str(move.left + 2),))
+
+
+# --- the compiled kernels' states (rulesets/_royal_marriage.pyx) --------------------------------
+
+#: A kernel's state size in bytes; a discard's code is ``left << 6 | right``.
+_STATE_SIZE = 56
+
+
+def discard_of(code: int) -> Discard:
+    """The discard a kernel numbers ``code``."""
+    return DISCARDS[code >> 6][code & 63]
+
+
+def encoded(first: int, second: int, cards: tuple[int, ...]) -> bytes:
+    """A kernel's state: its two header bytes, then the cards, zero padded."""
+    return bytes((first, second, *cards)).ljust(_STATE_SIZE, b"\0")

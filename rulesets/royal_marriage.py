@@ -16,7 +16,7 @@ dealing one card at a time with optional moves reaches the same layouts as layin
 out first; these games are played on the open row (:class:`OpenMarriageRow`; the tests show the
 equivalence on small decks against a brute force that deals one card at a time). Nizhni Novgorod
 with ``compulsory=yes`` deals one card at a time and must discard whenever it can
-(:class:`CompulsoryNizhni`).
+(:class:`~rulesets.compulsory_nizhni.CompulsoryNizhni`).
 
 The open row is solved exactly by an interval analysis (:mod:`rulesets.marriage_analysis`, the
 ``guided`` reduction of :class:`OpenMarriageRow`); the row's end cards and the notation and picture
@@ -27,9 +27,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple
+from typing import Any
 
 from rulesets.cards import MATCH, Card, parse_card
+from rulesets.compulsory_nizhni import NIZHNI_ENDS, CompulsoryNizhni
 from rulesets.family import Family, Option, Variant
 from rulesets.marriage_analysis import (
     DISCARDS,
@@ -44,49 +45,21 @@ from rulesets.marriage_analysis import (
 from rulesets.marriage_row import (
     FixedEnds,
     RowEnds,
-    SameRankEnds,
     checked_deal,
     closed_gap,
     describe_discard,
+    discard_of,
+    encoded,
     parse_discard,
     read_cards,
     row_places,
 )
-from rulesets.moves import DEAL, StockMove
-from rulesets.notation import (
-    MoveError,
-    PositionError,
-    check_deal,
-    describe_deal,
-    is_deal,
-    quoted_move,
-    read_sections,
-    write_card_list,
-    write_sections,
-)
-from rulesets.picture import Picture, Place
-from solver.protocol import NO_SCORE
+from rulesets.notation import MoveError, is_deal, read_sections, write_card_list, write_sections
+from rulesets.picture import Picture
 
 QUEEN_OF_HEARTS = parse_card("QH").code
 KING_OF_HEARTS = parse_card("KH").code
 JACK_OF_HEARTS = parse_card("JH").code
-
-
-#: A move of compulsory Nizhni Novgorod: a discard, or DEAL (the stock's next card).
-NizhniMove = Discard | StockMove
-#: The compiled kernels' states (rulesets/_royal_marriage.pyx): their size in bytes, and the code
-#: of a deal; a discard is ``left << 6 | right``.
-_STATE_SIZE, _DEAL_CODE = 56, 4096
-
-
-def _discard_of(code: int) -> Discard:
-    """The discard a kernel numbers ``code``."""
-    return DISCARDS[code >> 6][code & 63]
-
-
-def _encoded(first: int, second: int, cards: tuple[int, ...]) -> bytes:
-    """A kernel's state: its two header bytes, then the cards, zero padded."""
-    return bytes((first, second, *cards)).ljust(_STATE_SIZE, b"\0")
 
 
 # --- the open row ---------------------------------------------------------------------------------
@@ -176,10 +149,10 @@ class OpenMarriageRow:
 
     def encode(self, state: MarriageLayout) -> bytes:
         """The kernel's state: the number of cards, the floor, the row."""
-        return _encoded(len(state.cards), state.floor, state.cards)
+        return encoded(len(state.cards), state.floor, state.cards)
 
     def decode(self, code: int) -> Discard:
-        return _discard_of(code)
+        return discard_of(code)
 
     def describe_move(self, state: MarriageLayout, move: Discard) -> str:
         return describe_discard(state.cards, move)
@@ -201,112 +174,6 @@ class OpenMarriageRow:
     def read_position(self, text: str) -> MarriageLayout:
         (row,) = read_cards(read_sections(text, self.ends.game, ("row",)), ("row",), self.ends)
         return self._layout(row)
-
-
-# --- Nizhni Novgorod dealt one card at a time, discards compulsory ---------------------------------
-
-
-class NizhniLayout(NamedTuple):
-    """Compulsory Nizhni Novgorod's layout: the row dealt so far (card codes, first card first)
-    and the undealt stock, next card first."""
-
-    row: tuple[int, ...]
-    stock: tuple[int, ...]
-
-
-_NIZHNI_ENDS = SameRankEnds()
-
-
-class CompulsoryNizhni:
-    """Nizhni Novgorod with ``compulsory=yes``: deal four cards, then one at a time; whenever
-    four consecutive cards have matching outer cards, one such pair of inner cards must go (the
-    player chooses which four); only when none can go is the next card dealt. The game ends with
-    the stock dealt and no discard left."""
-
-    def start(self, deal: Sequence[Card]) -> NizhniLayout:
-        codes = checked_deal(deal, _NIZHNI_ENDS)
-        return NizhniLayout(codes[:4], codes[4:])
-
-    @staticmethod
-    def discards(row: tuple[int, ...]) -> list[Discard]:
-        return [DISCARDS[i][i + 3] for i in range(len(row) - 3) if MATCH[row[i]][row[i + 3]]]
-
-    def moves(self, state: NizhniLayout) -> Sequence[NizhniMove]:
-        found = self.discards(state.row)
-        if not found and state.stock:
-            return [DEAL]
-        return found
-
-    def apply(self, state: NizhniLayout, move: NizhniMove) -> NizhniLayout:
-        row, stock = state.row, state.stock
-        if move is DEAL:
-            return NizhniLayout(row + stock[:1], stock[1:])
-        assert isinstance(move, Discard)
-        return NizhniLayout(row[: move.left + 1] + row[move.right :], stock)
-
-    def is_won(self, state: NizhniLayout) -> bool:
-        return len(state.row) == 2 and not state.stock
-
-    def key(self, state: NizhniLayout) -> bytes:
-        # The stock is always the rest of the deal in order, so its size says which it is.
-        return bytes(state.row) + bytes((len(state.stock),))
-
-    def score(self, state: NizhniLayout) -> int:
-        if state.stock or self.discards(state.row):
-            return NO_SCORE
-        return len(state.row)
-
-    def lower_bound(self, state: NizhniLayout) -> int:
-        return 2
-
-    def kernel(self) -> Any:
-        from rulesets._royal_marriage import CompulsoryNizhniKernel
-
-        return CompulsoryNizhniKernel()
-
-    def encode(self, state: NizhniLayout) -> bytes:
-        """The kernel's state: the cards in the row, the cards left, then the row and the stock."""
-        return _encoded(len(state.row), len(state.row) + len(state.stock), state.row + state.stock)
-
-    def decode(self, code: int) -> NizhniMove:
-        return DEAL if code == _DEAL_CODE else _discard_of(code)
-
-    def describe_move(self, state: NizhniLayout, move: NizhniMove) -> str:
-        if move is DEAL:
-            return describe_deal(state.stock[0])
-        assert isinstance(move, Discard)
-        return describe_discard(state.row, move)
-
-    def parse_move(self, state: NizhniLayout, text: str) -> NizhniMove:
-        if is_deal(text):
-            if not state.stock:
-                raise MoveError(f"move {quoted_move(text)}: the stock is empty")
-            check_deal(text, state.stock[0])
-            return DEAL
-        return parse_discard(state.row, text, " or 'deal'")
-
-    def picture(self, state: NizhniLayout) -> Picture:
-        stock = Place("stock", face_down=len(state.stock))
-        return Picture((*row_places(state.row), (stock,)))
-
-    def touched(self, state: NizhniLayout, move: NizhniMove) -> frozenset[str]:
-        if move is DEAL:
-            return frozenset((str(len(state.row) + 1), "stock"))
-        assert isinstance(move, Discard)
-        return closed_gap(move)
-
-    def write_position(self, state: NizhniLayout) -> str:
-        return write_sections([("row", write_card_list(state.row)), ("stock", write_card_list(state.stock))])
-
-    def read_position(self, text: str) -> NizhniLayout:
-        sections = read_sections(text, _NIZHNI_ENDS.game, ("row", "stock"))
-        row, stock = read_cards(sections, ("row", "stock"), _NIZHNI_ENDS)
-        if stock and len(row) < 2:
-            raise PositionError(
-                f"{_NIZHNI_ENDS.game}: the row holds {len(row)} card(s) while cards remain to deal, but "
-                "play always keeps at least two there (the first card and the last one dealt)"
-            )
-        return NizhniLayout(row, stock)
 
 
 # --- the families -----------------------------------------------------------------------------------
@@ -342,7 +209,7 @@ def build_lad(settings: Mapping[str, Any]) -> OpenMarriageRow:
 def build_nizhni(settings: Mapping[str, Any]) -> OpenMarriageRow | CompulsoryNizhni:
     if settings["compulsory"]:
         return CompulsoryNizhni()
-    return OpenMarriageRow(InnerTwo(), _NIZHNI_ENDS)
+    return OpenMarriageRow(InnerTwo(), NIZHNI_ENDS)
 
 
 _OPTIONAL_MOVES = "Moves are optional and may be made in any order, and the player may stop at\nany time.\n"
@@ -437,6 +304,6 @@ FAMILIES = (
         options=_NIZHNI_OPTIONS,
         variants=(Variant("nizhni-novgorod", "discards compulsory, no skill required (Standard Hoyle 1904)", {}),),
         build=build_nizhni,
-        arrange=_NIZHNI_ENDS.arrange,
+        arrange=NIZHNI_ENDS.arrange,
     ),
 )

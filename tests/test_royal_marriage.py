@@ -25,6 +25,7 @@ from hypothesis.strategies import SearchStrategy
 
 from rulesets import families
 from rulesets.cards import CARDS, Card, CardError, format_cards, parse_card, parse_cards
+from rulesets.compulsory_nizhni import NizhniLayout
 from rulesets.family import Family
 from rulesets.moves import DEAL
 from rulesets.notation import MoveError, PositionError
@@ -34,7 +35,6 @@ from rulesets.royal_marriage import (
     Discard,
     InnerTwo,
     LadPairs,
-    NizhniLayout,
     OneOrTwo,
     OpenMarriageRow,
     Removal,
