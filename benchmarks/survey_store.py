@@ -26,7 +26,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.service.store import STORED, Store, Stored  # noqa: E402
+from solver.service.row_codec import STORED, Stored  # noqa: E402
+from solver.service.store import Store  # noqa: E402
 from solver.service.survey import SurveySpec  # noqa: E402
 
 BATCH = 100_000
@@ -38,7 +39,7 @@ def pattern(count: int) -> list[Stored]:
     for seed in range(1, count + 1):
         verdict = 2 if seed % 100 == 0 else 0 if seed % 20 == 0 else 1
         limit = 1 if verdict == 2 else None
-        rows.append((seed, verdict, 2 + seed % 40, limit, 50 + seed % 400, 5 + seed % 900, 16384, None, 1))
+        rows.append(Stored(seed, verdict, 2 + seed % 40, limit, 50 + seed % 400, 5 + seed % 900, 16384, None, 1))
     return rows
 
 
@@ -57,7 +58,7 @@ def make(path: Path, rows: int, like: Path | None) -> tuple[float, dict[str, str
     try:
         for first in range(1, rows + 1, BATCH):
             last = min(rows, first + BATCH - 1)
-            store.add((seed, *source[(seed - 1) % len(source)][1:]) for seed in range(first, last + 1))
+            store.add(Stored(seed, *source[(seed - 1) % len(source)][1:]) for seed in range(first, last + 1))
     finally:
         store.close()
     return time.perf_counter() - started, spec.identity()

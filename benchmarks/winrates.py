@@ -23,10 +23,11 @@ from pathlib import Path
 
 from solver.errors import UserError
 from solver.service.report import rate_text
+from solver.service.row_codec import Row
 from solver.service.seeds import parse_seeds
 from solver.service.setup import parse_size
 from solver.service.stats import rate_range
-from solver.service.store import Row, Store
+from solver.service.store import Store
 from solver.service.survey import SurveySpec, run_survey
 
 

@@ -9,6 +9,7 @@ what the modules declare).
 from __future__ import annotations
 
 from rulesets.family import Family, OptionError
+from rulesets.names import did_you_mean, normal_name
 
 #: Each module that declares games (``FAMILIES``), in the order ``patience games`` lists them,
 #: with the games it declares and each game's variants in their order.
@@ -63,17 +64,3 @@ def find_game(name: str) -> tuple[Family, str | None]:
     known = [game for games in DECLARED.values() for game in games]
     everything = [name for games in DECLARED.values() for game, variants in games.items() for name in (game, *variants)]
     raise OptionError(f"unknown game {name!r}{did_you_mean(wanted, everything)}; games: {', '.join(known)}")
-
-
-def normal_name(name: str) -> str:
-    """A game, variant or option name as declared: lower case, ``-`` between words (``Royal_Marriage``
-    is ``royal-marriage``), as PySolFC's and fc-solve's users type them either way."""
-    return name.strip().lower().replace("_", "-")
-
-
-def did_you_mean(word: str, known: list[str]) -> str:
-    """``" (did you mean 'x'?)"`` for the known name closest to a near miss, or nothing."""
-    import difflib  # only for a name not found: it takes about 1 ms to import
-
-    close = difflib.get_close_matches(word, list(dict.fromkeys(known)), n=1, cutoff=0.6)
-    return f" (did you mean {close[0]!r}?)" if close else ""

@@ -17,15 +17,15 @@ from __future__ import annotations
 import itertools
 import sys
 from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from rulesets.cards import SUIT
 from solver.table import dict_bytes
 
-if TYPE_CHECKING:
-    from rulesets.amazons import Amazons, AmazonsState
-
 Piles = tuple[tuple[int, ...], ...]
+#: A layout as the bound reads it (an Amazons state): the depots, each bottom to top; the stock,
+#: next dealt first; the foundation places, each bottom to top.
+Layout = tuple[Piles, tuple[int, ...], Piles]
 Cards = Sequence[int]  # cards in order: a tuple, or bytes in the look-ahead
 _EMPTY_PLACE = 0xFE  # a cache key's byte for an empty foundation place (card codes are < 52)
 _GROUP = b"\xff"  # the first byte of a look-ahead group's key (see RedealBound._group_key)
@@ -35,13 +35,28 @@ _NONE_STUCK = [_CLEAR] * 4
 _ENTRY_BYTES = sys.getsizeof((0, 0))  # a cache entry's value pair (its key is counted apart)
 
 
+class Rules(Protocol):
+    """What the bound reads of an Amazons game (:class:`rulesets.amazons.Amazons`, which makes
+    its bounds: this module does not import it)."""
+
+    piles: int
+    level: tuple[int, ...]  # each card's level in the foundation order (-1: not in the deck)
+    top_level: int
+    queen_any_depot: bool
+    gather_order: tuple[int, ...]
+    any_suit: bool
+    skip_complete: bool
+
+    def blocked(self, card: int, pile: int, foundations: Piles) -> bool: ...
+
+
 class RedealBound:
     """The redeal bound of one Amazons game, with its own cache (for one thread)."""
 
     CAP = 4  # the highest bound sought by default: each pass beyond the two-pass test costs more
     MAX_BYTES = 64 << 20  # the cache's bound by default
 
-    def __init__(self, game: Amazons, cap: int = CAP, max_bytes: int = MAX_BYTES) -> None:
+    def __init__(self, game: Rules, cap: int = CAP, max_bytes: int = MAX_BYTES) -> None:
         self._game = game
         self._piles = game.piles
         self._range = range(game.piles)
@@ -77,7 +92,7 @@ class RedealBound:
         self.cap = cap
         self.max_bytes = max_bytes  # the cache is emptied when it would hold more
 
-    def __call__(self, state: AmazonsState) -> int:
+    def __call__(self, state: Layout) -> int:
         """A lower bound on the redeals any win from ``state`` still needs."""
         if self._by_passes:
             return self._passes_bound(*state, self.cap)
@@ -432,7 +447,7 @@ class RedealBound:
 
     # ----- the one-pass bound (any_suit or skip_complete) --------------------------------------
 
-    def _one_pass_bound(self, state: AmazonsState) -> int:
+    def _one_pass_bound(self, state: Layout) -> int:
         """0 or 1: 1 when some card provably cannot reach a foundation before this pass ends.
 
         Admissible because, with no redeal, cards leave a depot only for a foundation, and a

@@ -7,6 +7,7 @@ from typing import Any, NamedTuple, Protocol, TypeVar
 
 from rulesets.cards import Card
 from rulesets.deals import FULL_RANKS, deck, seeded_deal
+from rulesets.names import did_you_mean, normal_name
 from rulesets.picture import Picture
 from solver.errors import OptionError
 from solver.protocol import Game
@@ -141,8 +142,6 @@ class Family(NamedTuple):
 
     def variant(self, name: str | None) -> Variant:
         """The variant called ``name`` (whatever its case), or the default rules for None."""
-        from rulesets import did_you_mean, normal_name
-
         if name is None:
             return self.variants[0]
         for variant in self.variants:
@@ -164,8 +163,6 @@ class Family(NamedTuple):
             if not sep:
                 raise OptionError(f"option {text!r} is not of the form name=value")
             if name not in options:
-                from rulesets import did_you_mean
-
                 known = ", ".join(options) or "none"
                 hint = did_you_mean(name, list(options))
                 raise OptionError(f"unknown option {name!r} of {self.name}{hint}; options: {known}")

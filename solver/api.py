@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from solver.chance import Concealed
     from solver.service.chances import Judged, Worth
     from solver.service.hinting import Hint
-    from solver.service.store import Row
+    from solver.service.row_codec import Row
 
 __all__ = [
     "Solved",
@@ -487,7 +487,7 @@ def survey(
 
 
 class SurveyRows:
-    """The rows of a survey file: iterate for :class:`~solver.service.store.Row` records (by
+    """The rows of a survey file: iterate for :class:`~solver.service.row_codec.Row` records (by
     seed, or by line in a survey of a deal file), ``to_frame()`` for a pandas DataFrame (pandas
     must be installed), or ``summary()`` for what ``patience report --json`` says of it (without
     the rows)."""
@@ -530,7 +530,7 @@ class SurveyRows:
 
     def to_frame(self) -> Any:
         """The rows as a pandas DataFrame (pandas must be installed): one row per deal, a column
-        per field of :class:`~solver.service.store.Row` but ``options``, which becomes a column
+        per field of :class:`~solver.service.row_codec.Row` but ``options``, which becomes a column
         per option (``compulsory``, ``piles``, ...; ``option_NAME`` where a field has its name),
         ``score_proven`` a bool, and the counts that may be missing (seed, score, redeals, line)
         pandas' nullable integers, so that no whole number turns into a float."""
@@ -540,7 +540,7 @@ class SurveyRows:
             raise UserError("to_frame() needs pandas: pip install 'patience-solver[pandas]'") from None
         import json
 
-        from solver.service.store import Row
+        from solver.service.row_codec import Row
 
         fields = [name for name in Row._fields if name != "options"]
         records = []

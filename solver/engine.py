@@ -20,6 +20,7 @@ from solver import search
 from solver.chance import Chance, ChanceStats, Concealed, Decide, Tally, arranged, every_order, orders, unseen
 from solver.chance import best_chance as chance_of
 from solver.chance import hindsight as hindsight_of
+from solver.proofs import Proofs, PythonProofs
 from solver.protocol import Concealable, CostedGame, Game
 from solver.replay import IllegalLine, checked, replay
 from solver.result import NO_LIMITS, Limits, SearchResult, Verdict
@@ -246,3 +247,51 @@ def best_chance(
         restart_nodes=search.RESTART_NODES,
     )
     return Chance(chance, tuple(zip(moves, judged)), limit, ChanceStats(*stats))
+
+
+def proofs_for(game: Game[State, Move], limits: Limits) -> Proofs[State, Move]:
+    """What one hint's searches of ``game`` prove, kept for the later ones, on the engine
+    :func:`engine_for` names (see :mod:`solver.proofs`)."""
+    kernel = kernel_of(game)
+    return PythonProofs(game, limits) if kernel is None else _NativeProofs(game, kernel, limits)
+
+
+class _NativeProofs(Proofs[State, Move]):
+    """The compiled engine's: floors and winnable states in its own tables, which its search
+    reads as the Python engine reads the Python engine's (:class:`solver.proofs.PythonProofs`)."""
+
+    def __init__(self, game: Game[State, Move], kernel: Any, limits: Limits) -> None:
+        super().__init__(game)
+        from solver import _table
+
+        self.core: Any = compiled_core()
+        self.kernel = kernel
+        self._table = _table
+        memory = _table.TableMemory(limits.max_memory)
+        self.floors = _table.DigestMap(memory)
+        self.winnable = _table.DigestSet(memory)
+
+    def digest(self, state: State) -> int:
+        return int(self._table.digest(self.game.key(state)))
+
+    def search(self, start: State, limits: Limits, restart_nodes: int | None) -> tuple[SearchResult[Move], Any]:
+        compiled: Any = self.game
+        table = self._table.DigestSet(self._table.TableMemory(limits.max_memory))
+        result: SearchResult[Any] = self.core.depth_first(
+            self.kernel,
+            compiled.encode(start),
+            max_nodes=limits.max_nodes,
+            max_seconds=limits.max_seconds,
+            restart_nodes=restart_nodes,
+            table=table,
+            floors=self.floors,
+            wins=self.winnable,
+            win_score=self.win_score,
+        )
+        return result._replace(best_line=decoded(self.game, result.best_line)), table
+
+    def _winnable(self, digest: int) -> None:
+        self.winnable.insert(digest)
+
+    def _raise_floors(self, searched: Any, least: int) -> None:
+        self.floors.raise_all(searched, least)

@@ -45,14 +45,8 @@ def built_wheel(tmp_path: Path, **environment: str) -> tuple[subprocess.Complete
     return run, names
 
 
-@pytest.fixture
-def once(engine: str) -> None:
-    """These tests build, they do not search: the native run is enough."""
-    if engine != "native":
-        pytest.skip("a build test, run once")
-
-
-def test_without_a_working_c_compiler_the_package_still_builds_on_the_python_engine(tmp_path, once):
+@pytest.mark.one_engine
+def test_without_a_working_c_compiler_the_package_still_builds_on_the_python_engine(tmp_path):
     run, names = built_wheel(tmp_path, CC="false")
     assert run.returncode == 0, run.stderr
     said = [line for line in (run.stdout + run.stderr).splitlines() if "the compiled core was not built" in line]
@@ -60,7 +54,8 @@ def test_without_a_working_c_compiler_the_package_still_builds_on_the_python_eng
     assert "solver/search.py" in names and not [name for name in names if name.endswith((".so", ".pyd"))]
 
 
-def test_patience_no_extensions_builds_no_extension(tmp_path, once):
+@pytest.mark.one_engine
+def test_patience_no_extensions_builds_no_extension(tmp_path):
     run, names = built_wheel(tmp_path, PATIENCE_NO_EXTENSIONS="1")
     assert run.returncode == 0, run.stderr
     assert "PATIENCE_NO_EXTENSIONS is set" in run.stdout + run.stderr
@@ -74,12 +69,11 @@ def test_the_engine_in_use_is_named(engine):
         assert compiled_core() is not None and status() == "native (the compiled core)"
 
 
-def test_where_a_c_compiler_works_the_installation_has_the_compiled_core(engine):
+@pytest.mark.one_engine
+def test_where_a_c_compiler_works_the_installation_has_the_compiled_core():
     """This installation was built where gcc works (CI's too), so its compiled core must be
     there: a build that silently fell back would pass every other test on the Python engine (and
-    the native run would be skipped whole). Checked on the Python run, which always runs."""
-    if engine != "python":
-        pytest.skip("checked on the Python engine's run")
+    the native run would be skipped whole)."""
     if shutil.which("gcc") is None and shutil.which("cc") is None:
         pytest.skip("no C compiler on this machine")
     assert importlib.util.find_spec("solver._search") is not None, "the compiled core was not built: see setup.py"

@@ -26,16 +26,6 @@ from solver.service.setup import Setup
 ROOT = Path(__file__).parents[1]
 
 
-@pytest.fixture
-def once(engine: str) -> None:
-    """For a test of the command line or the survey file, not of the search: run on one engine
-    only (the compiled one where it is built), to keep the run short."""
-    import importlib.util
-
-    if engine == "python" and importlib.util.find_spec("solver._search") is not None:
-        pytest.skip("a test of the command line, not of the search: run on the compiled engine only")
-
-
 def _deals(count: int, start: int = 1) -> str:
     """The lines of ``count`` Parlett deals, seeds from ``start``."""
     setup = Setup.of("parlett")
@@ -85,8 +75,9 @@ def test_the_packages_of_the_entry_point_import_nothing():
     assert done.stdout.strip() == "['solver', 'solver.cli']"
 
 
+@pytest.mark.one_engine
 @pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the kernel's process status")
-def test_sigterm_from_the_first_moment_of_a_survey_is_one_line(once, tmp_path):
+def test_sigterm_from_the_first_moment_of_a_survey_is_one_line(tmp_path):
     """SIGTERM while the survey imports, reads a large --file or opens its file: one line and
     exit code 130 as for Ctrl-C (it ended with no line, exit 143, before its pool was started)."""
     deals = tmp_path / "deals.txt"
@@ -116,7 +107,8 @@ def test_sigterm_from_the_first_moment_of_a_survey_is_one_line(once, tmp_path):
         assert process.returncode == 130 and len(lines) == 1 and "interrupted" in lines[0], (after, delay, errors)
 
 
-def test_a_full_standard_error_does_not_fail_a_finished_survey(once, tmp_path):
+@pytest.mark.one_engine
+def test_a_full_standard_error_does_not_fail_a_finished_survey(tmp_path):
     """The progress bar drawn on a full stderr made a survey that stored every deal exit 2."""
     with open("/dev/full", "w") as full:
         done = subprocess.run(
@@ -130,8 +122,9 @@ def test_a_full_standard_error_does_not_fail_a_finished_survey(once, tmp_path):
     assert done.returncode == 0 and "20 of 20 deals stored" in done.stdout
 
 
+@pytest.mark.one_engine
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_an_endless_standard_input_is_surveyed_as_it_streams(once, tmp_path, jobs):
+def test_an_endless_standard_input_is_surveyed_as_it_streams(tmp_path, jobs):
     """``survey --file -`` fed without end read it whole first, growing without bound and solving
     nothing; now each deal is stored as it comes, and Ctrl-C keeps them."""
     out = tmp_path / "s.sqlite"
@@ -163,7 +156,8 @@ def test_an_endless_standard_input_is_surveyed_as_it_streams(once, tmp_path, job
     assert "line 1 holds another deal than the one surveyed there" in error_line(changed)
 
 
-def test_a_record_cut_by_ctrl_c_while_a_slow_reader_drains_it_is_whole(once, tmp_path):
+@pytest.mark.one_engine
+def test_a_record_cut_by_ctrl_c_while_a_slow_reader_drains_it_is_whole(tmp_path):
     """Records to a pipe its reader drains slowly: a Ctrl-C while one is being written lets it
     finish (it once lacked its line end, or more), so every line read is a whole record."""
     deals = tmp_path / "deals.txt"
@@ -195,7 +189,8 @@ def _streamed(out: Path, text: str, *extra: str) -> subprocess.CompletedProcess:
     )
 
 
-def test_a_bad_line_of_a_stream_ends_the_survey_keeping_the_deals_before_it(once, tmp_path):
+@pytest.mark.one_engine
+def test_a_bad_line_of_a_stream_ends_the_survey_keeping_the_deals_before_it(tmp_path):
     out = tmp_path / "s.sqlite"
     done = _streamed(out, _deals(20) + "AS AS AS\n" + _deals(5, start=21))
     lines = done.stderr.strip().splitlines()
@@ -207,7 +202,8 @@ def test_a_bad_line_of_a_stream_ends_the_survey_keeping_the_deals_before_it(once
     assert whole.returncode == 0 and "25 of 25 deals stored (20 already there" in whole.stdout, whole.stderr
 
 
-def test_a_stream_is_held_to_the_lines_it_surveyed(once, tmp_path):
+@pytest.mark.one_engine
+def test_a_stream_is_held_to_the_lines_it_surveyed(tmp_path):
     """Read again, a stream must hold the deals surveyed on their lines; once it has ended (the
     survey's lines complete), no more may follow, and a file of fewer deals is a changed file."""
     out = tmp_path / "s.sqlite"
@@ -244,7 +240,8 @@ def test_a_stream_is_held_to_the_lines_it_surveyed(once, tmp_path):
         (("report", "x.sqlite", "--slowest", "+3"), ("digits 0-9",)),
     ],
 )
-def test_every_number_is_read_by_one_rule_and_none_overflows(once, args, words):
+@pytest.mark.one_engine
+def test_every_number_is_read_by_one_rule_and_none_overflows(args, words):
     """Digits 0-9 only, as --seed already read them, and no number so long that reading or
     comparing it fails (OverflowError, Python's 4,300-digit limit) instead of saying so."""
     line = error_line(run_cli(*args))
@@ -252,13 +249,15 @@ def test_every_number_is_read_by_one_rule_and_none_overflows(once, args, words):
         assert word in line, line
 
 
+@pytest.mark.one_engine
 @pytest.mark.parametrize("seeds", ["\u0663", "\uff12", "1_000", "+5", "1-\u0665", "1-" + "9" * 5000])
-def test_seed_ranges_take_the_digits_0_9_only(once, tmp_path, seeds):
+def test_seed_ranges_take_the_digits_0_9_only(tmp_path, seeds):
     line = error_line(run_cli(*survey_args(tmp_path / "s.sqlite", seeds)))
     assert "seed" in line and not list(tmp_path.iterdir()), line
 
 
-def test_the_api_refuses_numbers_beyond_reading_as_its_documented_errors(once, tmp_path):
+@pytest.mark.one_engine
+def test_the_api_refuses_numbers_beyond_reading_as_its_documented_errors(tmp_path):
     import solver
     from solver.errors import UserError
 
@@ -275,15 +274,17 @@ def test_the_api_refuses_numbers_beyond_reading_as_its_documented_errors(once, t
     assert not list(tmp_path.iterdir())
 
 
+@pytest.mark.one_engine
 @pytest.mark.parametrize("address", ["tls://127.0.0.1:9", "ucx://127.0.0.1:9", "inproc://nowhere"])
-def test_a_scheduler_of_another_kind_is_bad_input(once, tmp_path, address, monkeypatch):
+def test_a_scheduler_of_another_kind_is_bad_input(tmp_path, address, monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr("solver.service.survey.DASK_CONNECT_TIMEOUT", "1s")
     line = error_line(run_cli(*survey_args(tmp_path / "s.sqlite", "1-3", "--scheduler", address)))
     assert "Dask scheduler" in line and address in line and not list(tmp_path.iterdir()), line
 
 
-def test_a_line_of_exactly_the_longest_length_is_read(once, tmp_path):
+@pytest.mark.one_engine
+def test_a_line_of_exactly_the_longest_length_is_read(tmp_path):
     deal = _deals(1).strip()
     deals = tmp_path / "deals.txt"
     deals.write_text(deal + " " * (65536 - len(deal)) + "\n")
@@ -293,7 +294,8 @@ def test_a_line_of_exactly_the_longest_length_is_read(once, tmp_path):
     assert "line 1 is longer than 65536 bytes" in error_line(run_cli("solve", "parlett", "--file", str(deals)))
 
 
-def test_a_file_named_dash_is_written_when_named_as_a_file(once, tmp_path, monkeypatch):
+@pytest.mark.one_engine
+def test_a_file_named_dash_is_written_when_named_as_a_file(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     done = run_cli("solve", "accordion", "--seed", "7", "--html", "./-")
     assert done.exit_code == 0 and "<html" in (tmp_path / "-").read_text(), done.output
@@ -302,7 +304,8 @@ def test_a_file_named_dash_is_written_when_named_as_a_file(once, tmp_path, monke
     assert done.exit_code == 0 and (tmp_path / "-").is_file(), done.output
 
 
-def test_empty_survey_names_in_the_api_are_named_as_empty(once, tmp_path):
+@pytest.mark.one_engine
+def test_empty_survey_names_in_the_api_are_named_as_empty(tmp_path):
     import solver
     from solver.errors import UserError
 
@@ -316,7 +319,8 @@ def test_empty_survey_names_in_the_api_are_named_as_empty(once, tmp_path):
     assert not list(tmp_path.iterdir())
 
 
-def test_a_csv_row_cut_by_ctrl_c_while_a_slow_reader_drains_it_is_whole(once, tmp_path):
+@pytest.mark.one_engine
+def test_a_csv_row_cut_by_ctrl_c_while_a_slow_reader_drains_it_is_whole(tmp_path):
     """``report --csv -`` as the records of ``solve --json``: each row is written whole."""
     from solver.service.seeds import parse_seeds
     from solver.service.survey import SurveySpec, run_survey

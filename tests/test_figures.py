@@ -11,7 +11,8 @@ from typing import Any
 import pytest
 from helpers import run_cli
 
-from solver.service.store import Row, Store, encode
+from solver.service.row_codec import Row, encode
+from solver.service.store import Store
 from solver.service.survey import SurveySpec
 
 pytest.importorskip("matplotlib", reason="the 'plot' extra is not installed")

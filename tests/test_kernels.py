@@ -31,6 +31,13 @@ COMBINATIONS = [
     for values in itertools.product(*[option.choices for option in family.options])
 ]
 
+#: The combinations whose rulesets have move costs (for IDA*).
+COSTED = [
+    (family.name, settings_)
+    for family, settings_ in ((families()[name], settings_) for name, settings_ in COMBINATIONS)
+    if hasattr(family.build({**{option.name: option.default for option in family.options}, **settings_}), "move_cost")
+]
+
 
 def combination_id(case: tuple[str, dict[str, Any]]) -> str:
     name, settings_ = case
@@ -39,7 +46,7 @@ def combination_id(case: tuple[str, dict[str, Any]]) -> str:
 
 def built(name: str, settings_: dict[str, Any]) -> tuple[Any, Any, Any]:
     """The family, its ruleset for these settings and that ruleset's kernel (the test is skipped
-    where the kernel is not compiled, or on the Python engine's run, which has none to test)."""
+    where the kernel is not compiled)."""
     family = families()[name]
     game = family.build({**{option.name: option.default for option in family.options}, **settings_})
     kernel = engines.kernel_of(game)
@@ -74,12 +81,11 @@ def same_answers(game: Any, kernel: Any, state: Any) -> list[tuple[Any, int]]:
     return list(zip(moves, codes))
 
 
+@pytest.mark.one_engine
 @pytest.mark.parametrize("case", COMBINATIONS, ids=combination_id)
 @settings(max_examples=8)
 @given(seed=st.integers(1, 10**6), walk=st.randoms(use_true_random=False))
-def test_a_kernel_answers_as_its_ruleset_along_random_play(case, seed, walk, engine):
-    if engine != "native":
-        pytest.skip("the kernels are tested on the native run")
+def test_a_kernel_answers_as_its_ruleset_along_random_play(case, seed, walk):
     family, game, kernel = built(*case)
     if hasattr(game, "move_cost"):
         assert kernel.probe_cost_to_win_cap() == game.cost_to_win_cap()
@@ -91,26 +97,22 @@ def test_a_kernel_answers_as_its_ruleset_along_random_play(case, seed, walk, eng
         state = game.apply(state, walk.choice(moves)[0])
 
 
+@pytest.mark.one_engine
 @pytest.mark.parametrize("case", COMBINATIONS, ids=combination_id)
-def test_without_restarts_both_engines_expand_the_same_states(case, engine):
-    if engine != "native":
-        pytest.skip("compared on the native run")
+def test_without_restarts_both_engines_expand_the_same_states(case):
     family, game, _ = built(*case)
     for seed in random.Random(combination_id(case)).sample(range(1, 100_000), 4):
         start = game.start(family.seeded_deal(seed))
         assert_same_search_without_restarts(game, start, Limits(max_nodes=3000), seed)
 
 
-@pytest.mark.parametrize("case", COMBINATIONS, ids=combination_id)
-def test_without_restarts_both_engines_search_for_the_least_cost_alike(case, engine, monkeypatch):
+@pytest.mark.one_engine
+@pytest.mark.parametrize("case", COSTED, ids=combination_id)
+def test_without_restarts_both_engines_search_for_the_least_cost_alike(case, monkeypatch):
     """IDA* (iterative_deepening) with the deciding search's restarts off: both engines expand
     the same states to the same answer, through the same passes, whether the node limit cuts
     the deciding search, a pass (the same ``least_cost_floor``), or nothing."""
-    if engine != "native":
-        pytest.skip("compared on the native run")
     family, game, _ = built(*case)
-    if not hasattr(game, "move_cost"):
-        pytest.skip(f"{family.name} has no move costs")
     monkeypatch.setattr(search, "RESTART_NODES", None)  # read by both engines at each search
     for seed in random.Random(combination_id(case)).sample(range(1, 100_000), 2):
         start = game.start(family.seeded_deal(seed))
@@ -146,6 +148,7 @@ def _subsets(names: frozenset[str]) -> list[frozenset[str]]:
     return [frozenset(c) for n in range(len(names) + 1) for c in itertools.combinations(sorted(names), n)]
 
 
+@pytest.mark.one_engine
 @settings(max_examples=300)
 @given(
     reductions=st.sampled_from(_subsets(frozenset({"kings", "balanced", "idle", "sealed", "suits"}))),
@@ -155,14 +158,10 @@ def _subsets(names: frozenset[str]) -> list[frozenset[str]]:
     size=st.integers(1, 52),
     walk=st.randoms(use_true_random=False),
 )
-def test_the_baroness_kernel_answers_as_its_ruleset_under_any_reductions(
-    reductions, piles, options, deal, size, walk, engine
-):
+def test_the_baroness_kernel_answers_as_its_ruleset_under_any_reductions(reductions, piles, options, deal, size, walk):
     from rulesets.baroness import Baroness
     from rulesets.cards import CARDS
 
-    if engine != "native":
-        pytest.skip("the kernels are tested on the native run")
     game = Baroness(piles, *options, reductions=reductions)
     kernel = engines.kernel_of(game)
     if kernel is None:
@@ -177,6 +176,7 @@ def test_the_baroness_kernel_answers_as_its_ruleset_under_any_reductions(
         state = game.apply(state, walk.choice(moves)[0])
 
 
+@pytest.mark.one_engine
 @settings(max_examples=100)
 @given(
     reductions=st.sampled_from(_subsets(frozenset({"kings", "balanced"}))),
@@ -185,12 +185,10 @@ def test_the_baroness_kernel_answers_as_its_ruleset_under_any_reductions(
     size=st.integers(1, 52),
     walk=st.randoms(use_true_random=False),
 )
-def test_the_thirteens_kernel_answers_as_its_ruleset_under_any_reductions(reductions, places, deal, size, walk, engine):
+def test_the_thirteens_kernel_answers_as_its_ruleset_under_any_reductions(reductions, places, deal, size, walk):
     from rulesets.cards import CARDS
     from rulesets.thirteens import Thirteens
 
-    if engine != "native":
-        pytest.skip("the kernels are tested on the native run")
     game = Thirteens(places, reductions=reductions)
     kernel = engines.kernel_of(game)
     if kernel is None:

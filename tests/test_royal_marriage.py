@@ -25,17 +25,16 @@ from hypothesis.strategies import SearchStrategy
 
 from rulesets import families
 from rulesets.cards import CARDS, Card, CardError, format_cards, parse_card, parse_cards
+from rulesets.compulsory_nizhni import NizhniLayout
 from rulesets.family import Family
 from rulesets.moves import DEAL
 from rulesets.notation import MoveError, PositionError
 from rulesets.picture import Picture
 from rulesets.royal_marriage import (
     CompulsoryNizhni,
-    DealError,
     Discard,
     InnerTwo,
     LadPairs,
-    NizhniLayout,
     OneOrTwo,
     OpenMarriageRow,
     Removal,
@@ -44,6 +43,7 @@ from rulesets.royal_marriage import (
 )
 from solver import engine as engines
 from solver.engine import depth_first
+from solver.errors import DealError
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
@@ -523,10 +523,8 @@ def test_picture_and_touched_by_example() -> None:
 # --- the compiled kernels (rulesets/_royal_marriage.pyx) ---------------------------------------------------
 
 
-def kernel_for(game: Any, engine: str) -> Any:
-    """The game's compiled kernel (the test is skipped on the Python run, or where none is built)."""
-    if engine != "native":
-        pytest.skip("the kernels are tested on the native run")
+def kernel_for(game: Any) -> Any:
+    """The game's compiled kernel (the test is skipped where none is built)."""
     kernel = engines.kernel_of(game)
     if kernel is None:
         pytest.skip("the royal marriage kernels are not built here")
@@ -542,14 +540,15 @@ def crowded_rows(combo: Combo, rng: random.Random) -> Iterator[list[Card]]:
         yield random_row(combo, rng, rng.randint(2, len(pool)), pool)
 
 
+@pytest.mark.one_engine
 @open_combos
-def test_the_kernel_analysis_is_the_python_analysis(combo: Combo, engine: str) -> None:
+def test_the_kernel_analysis_is_the_python_analysis(combo: Combo) -> None:
     """The compiled interval analysis gives the same clearable sets, fewest cards left and best
     move as analyse and best_move, row after row: random rows, and the rows along a random play
     (which the kernel analyses reusing the end of the row before; the unrelated rows between and
     the longer rows after check that reuse)."""
     game = build(combo)
-    kernel = kernel_for(game, engine)
+    kernel = kernel_for(game)
     rng = random.Random(combo.name)
     for row in crowded_rows(combo, rng):
         cards = [card.code for card in row]
@@ -562,12 +561,13 @@ def test_the_kernel_analysis_is_the_python_analysis(combo: Combo, engine: str) -
             assert (None if code < 0 else game.decode(code)) == best, format_cards(row)
 
 
+@pytest.mark.one_engine
 @open_combos
-def test_the_plain_kernel_answers_as_the_plain_ruleset(combo: Combo, engine: str) -> None:
+def test_the_plain_kernel_answers_as_the_plain_ruleset(combo: Combo) -> None:
     """Without the guided reduction (moves in row order, floor 2) the kernel still answers as
     the ruleset: moves, successors, keys, scores, bounds along random play from crowded rows."""
     game = build(combo, guided=False)
-    kernel = kernel_for(game, engine)
+    kernel = kernel_for(game)
     rng = random.Random(combo.name)
     for row in crowded_rows(combo, rng):
         for state, _ in random_play(game, game.start(row), rng, ROW_MOVES):
@@ -583,15 +583,14 @@ def test_the_plain_kernel_answers_as_the_plain_ruleset(combo: Combo, engine: str
             assert kernel.probe_is_won(encoded) == game.is_won(state)
 
 
+@pytest.mark.one_engine
 @pytest.mark.parametrize("guided", [True, False], ids=["guided", "plain"])
 @every_combo
-def test_without_restarts_both_engines_expand_the_same_states_on_crowded_rows(
-    combo: Combo, guided: bool, engine: str
-) -> None:
+def test_without_restarts_both_engines_expand_the_same_states_on_crowded_rows(combo: Combo, guided: bool) -> None:
     """The engines searched without restarts reach the same answer by the same states, guided
     or plain, on rows where the analysis has groups of survivors to find."""
     game = build(combo, guided)
-    kernel_for(game, engine)
+    kernel_for(game)
     rng = random.Random(combo.name + str(guided))
     for row in itertools.islice(crowded_rows(combo, rng), 20):
         assert_same_search_without_restarts(game, game.start(row), Limits(max_nodes=3000), format_cards(row))

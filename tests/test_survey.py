@@ -30,11 +30,12 @@ from rulesets.cards import format_cards
 from solver.engine import engine_for
 from solver.result import Limits
 from solver.service.errors import SurveyError
+from solver.service.file_safety import side_files
 from solver.service.seeds import MAX_SURVEY_SEED, parse_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
 from solver.service.stats import wilson
-from solver.service.store import Store, side_files
+from solver.service.store import Store
 from solver.service.survey import SurveySpec, run_survey
 
 GAME, VARIANT, NODES = SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES

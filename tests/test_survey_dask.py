@@ -32,9 +32,8 @@ def stored(out: Path) -> int:
         return 0
 
 
-def test_a_cluster_of_separate_processes_survives_a_killed_worker_with_the_same_rows(tmp_path, engine):
-    if engine == "python":
-        pytest.skip("the cluster's machinery is the same on either engine (and the Python engine's run is long)")
+@pytest.mark.one_engine  # the cluster's machinery is the same on either engine (the Python engine's run is long)
+def test_a_cluster_of_separate_processes_survives_a_killed_worker_with_the_same_rows(tmp_path):
     reference = tmp_path / "jobs1.sqlite"
     run_survey(SPEC, parse_seeds(SEEDS), reference, jobs=1)
     out = tmp_path / "dask.sqlite"

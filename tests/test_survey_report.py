@@ -17,8 +17,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from solver.service.report import summarize
+from solver.service.row_codec import Row, encode
 from solver.service.stats import nearest_rank, rate_range, wilson
-from solver.service.store import Row, Store, encode
+from solver.service.store import Store
 from solver.service.survey import Batch, SurveySpec, Tally
 
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)

@@ -41,16 +41,6 @@ SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024*
 
 
 @pytest.fixture
-def once(engine: str) -> None:
-    """For a test of the command line or the survey file, not of the search: run on one engine
-    only (the compiled one where it is built), to keep the run short."""
-    import importlib.util
-
-    if engine == "python" and importlib.util.find_spec("solver._search") is not None:
-        pytest.skip("a test of the command line, not of the search: run on the compiled engine only")
-
-
-@pytest.fixture
 def reference(tmp_path_factory) -> tuple[Path, list[tuple]]:
     """An uninterrupted run of the survey (in this process, on the test's engine: under a node
     limit the two engines' restarts may leave different deals unknown)."""
@@ -220,7 +210,8 @@ def test_three_threads_surveying_one_new_file_get_one_survey_and_two_refusals(tm
     assert len(survey_table(out)) == TOTAL
 
 
-def test_a_temporary_file_left_by_a_killed_run_is_removed_by_the_next(once, tmp_path):
+@pytest.mark.one_engine
+def test_a_temporary_file_left_by_a_killed_run_is_removed_by_the_next(tmp_path):
     """A run killed while it made the file (SIGBUS on a full disk, kill -9) leaves its hidden
     temporary: the next run removes it, but never one a living run is making."""
     gone = subprocess.Popen(["true"])  # a process number no process has now
@@ -275,8 +266,9 @@ def _run_as_user(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([*_as_user(), *patience_command(), *args], capture_output=True, text=True, timeout=120)
 
 
+@pytest.mark.one_engine
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="ext4 and loop devices are Linux's")
-def test_a_nearly_full_disk_of_small_blocks_is_a_full_disk_not_a_sigbus(once):
+def test_a_nearly_full_disk_of_small_blocks_is_a_full_disk_not_a_sigbus():
     """On ext4 of 1 KiB blocks, SQLite's -shm file (mapped into memory) has holes a full disk
     cannot fill, and touching one killed the survey with SIGBUS (exit 135, nothing said, its
     temporary file left). Now a full disk in one line, nothing left behind, then carried on."""
@@ -318,7 +310,8 @@ def test_a_nearly_full_disk_of_small_blocks_is_a_full_disk_not_a_sigbus(once):
         shutil.rmtree(directory, ignore_errors=True)
 
 
-def test_a_survey_refused_on_a_read_only_file_runs_once_it_is_made_writable(once):
+@pytest.mark.one_engine
+def test_a_survey_refused_on_a_read_only_file_runs_once_it_is_made_writable():
     """The refusal leaves no -wal or -shm file behind (SQLite made them read-only like the file,
     and they refused the rerun after the chmod the message asked for)."""
     directory = _public_directory()
@@ -381,7 +374,8 @@ def test_a_survey_refused_on_a_read_only_file_runs_once_it_is_made_writable(once
         ("CREATE INDEX by_score ON deals (score)", "index by_score"),
     ],
 )
-def test_a_value_or_an_object_no_survey_writes_is_refused_as_damaged(once, reference, tmp_path, alter, what):
+@pytest.mark.one_engine
+def test_a_value_or_an_object_no_survey_writes_is_refused_as_damaged(reference, tmp_path, alter, what):
     """SQLite's checks pass these, and report, its JSON and figures, and a resume read them:
     tracebacks (seconds infinite, a score of 2**63-1), a missing setting, or a resume saying every
     deal was stored while a trigger deleted them. Each is refused as damaged, the file untouched."""

@@ -12,15 +12,9 @@ from helpers import run_cli as run
 
 from solver.service.setup import Setup
 
-
-@pytest.fixture(autouse=True)
-def once(engine: str) -> None:
-    """verify replays moves through the rules, never searching: run on one engine only (the
-    solves that make the records to verify are the compiled engine's where it is built)."""
-    import importlib.util
-
-    if engine == "python" and importlib.util.find_spec("solver._search") is not None:
-        pytest.skip("verify does not search: run on the compiled engine only")
+#: verify replays moves through the rules, never searching: run on one engine only (the solves
+#: that make the records to verify are the compiled engine's where it is built).
+pytestmark = pytest.mark.one_engine
 
 
 def record(*args: str, **changes) -> dict:

@@ -78,7 +78,7 @@ class Parser(argparse.ArgumentParser):
             message += f"; if its value begins with '-', write it with '=', e.g. {refused[1]}=-x"
         unknown = re.match(r"argument COMMAND: invalid choice: '(.*?)' \(", message)
         if unknown:
-            from rulesets import did_you_mean
+            from rulesets.names import did_you_mean
 
             names = [command.name for command in COMMANDS]
             message = f"unknown command {unknown[1]!r}{did_you_mean(unknown[1], names)}; commands: {', '.join(names)}"
@@ -156,7 +156,7 @@ def parser(only: Command | None = None) -> Parser:
 def _nearest(extra: Sequence[str], chosen: Command | None) -> str:
     """`` (did you mean --seeds?)`` for the first unknown flag that is a near miss of one the
     command takes (``survey --seed``), or nothing."""
-    from rulesets import did_you_mean
+    from rulesets.names import did_you_mean
 
     flags = [flag for argument in chosen.arguments for flag in argument.flags] if chosen else ["--version", "--debug"]
     for word in extra:

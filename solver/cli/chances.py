@@ -47,6 +47,14 @@ def check_face_down(position: str | None, samples: int | None, rng_seed: int | N
             )
 
 
+def refuse_lines(given: dict[str, object]) -> None:
+    """Refuse the options of ``solve`` that answer with a line (a replay page, the fewest
+    redeals, a verdict's exit code): a face-down stock has a chance to win, not a line."""
+    for flag, value in given.items():
+        if value:
+            raise UsageError(f"{flag} needs every card known; a face-down stock has a chance to win, not a line")
+
+
 def judge_command(
     setup: Any,
     position: str,

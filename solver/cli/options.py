@@ -172,7 +172,8 @@ def _typed_game() -> str | None:
     line itself: see :func:`variant_names`)."""
     import os
 
-    from rulesets import DECLARED, normal_name
+    from rulesets import DECLARED
+    from rulesets.names import normal_name
 
     typed = os.environ.get("COMP_LINE", "")[: int(os.environ.get("COMP_POINT", "0") or 0)].split()[:-1]
     names = {name for games in DECLARED.values() for game, variants in games.items() for name in (game, *variants)}

@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
-from solver.cli.chances import FACE_DOWN, check_face_down, is_face_down, judge_command
+from solver.cli.chances import FACE_DOWN, check_face_down, is_face_down, judge_command, refuse_lines
 from solver.cli.errors import ExitCode, UsageError, one_line, print_whole, say
 from solver.cli.options import (
     DEAL,
@@ -35,6 +35,7 @@ from solver.service.inputs import STDIN, name_of, read_text, text_lines, without
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
+    from solver.api import Solved
     from solver.service.setup import Setup
     from solver.service.solving import Outcome
 
@@ -111,16 +112,31 @@ def solve_command(
 
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
-    if show and as_json:  # else --show would be silently ignored
-        raise UsageError("--show draws the layout after each move of the text output; --json prints records: give one")
+    _check_outputs(show, as_json, html, file, deal)
     check_face_down(position, samples, rng_seed)
     if is_face_down(position):
         assert position is not None
-        for flag, given in (("--html", html), ("--fewest-redeals", fewest_redeals), ("--verdict-code", verdict_code)):
-            if given:
-                raise UsageError(f"{flag} needs every card known; a face-down stock has a chance to win, not a line")
+        refuse_lines({"--html": html, "--fewest-redeals": fewest_redeals, "--verdict-code": verdict_code})
         alive = searching(progress, as_json)
         return judge_command(setup, position, bounds, samples, rng_seed, as_json, show, False, alive)
+    deals = Deals(setup, seed, deal, file, position=position, seeds=seeds, as_json=as_json)
+    verdicts = set()
+    alive = searching(progress, as_json)
+    for number, (deal_seed, cards, start, line) in enumerate(deals):
+        with alive():
+            solved = Solved(solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals))
+        verdicts.add(solved.outcome.result.verdict)
+        _answer(solved, number, line, show, as_json, html)
+    if deals.bad_lines:
+        return ExitCode.BAD_LINES
+    return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
+
+
+def _check_outputs(show: bool, as_json: bool, html: str | None, file: str | None, deal: str | None) -> None:
+    """Refuse outputs that cannot go together, and a replay page that cannot be written, before
+    anything is solved."""
+    if show and as_json:  # else --show would be silently ignored
+        raise UsageError("--show draws the layout after each move of the text output; --json prints records: give one")
     if html is not None and file is not None:
         raise UsageError("--html replays one deal: give it with --seed, --deal or --position, not --file")
     if html == "-":  # the moves are printed there: the page would be mixed in (./- names a file)
@@ -129,31 +145,25 @@ def solve_command(
         )
     if html is not None:
         _check_page_target(html, reads_stdin=deal == STDIN)
-    deals = Deals(setup, seed, deal, file, position=position, seeds=seeds, as_json=as_json)
-    verdicts = set()
-    alive = searching(progress, as_json)
-    for number, (deal_seed, cards, start, line) in enumerate(deals):
-        with alive():
-            solved = Solved(solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals))
-        outcome = solved.outcome
-        verdicts.add(outcome.result.verdict)
-        if html is not None:
-            from solver.service.output import replacing
 
-            with replacing(html) as page:
-                page.write(solved.to_html())
-        # Each deal's answer printed whole: a Ctrl-C while a slow reader drains it cuts none.
-        if as_json and line is None:
-            print_whole(solved.to_json())
-        elif as_json:  # a deal file's records carry their line: a bad line skipped shifts them
-            import json
 
-            print_whole(json.dumps({"line": line, **solved.record()}))
-        else:
-            print_whole("\n".join([""] * bool(number) + _outcome_lines(outcome, show, line)))
-    if deals.bad_lines:
-        return ExitCode.BAD_LINES
-    return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
+def _answer(solved: Solved, number: int, line: int | None, show: bool, as_json: bool, html: str | None) -> None:
+    """A solved deal's replay page (``html``) and its answer printed: its record, or its text
+    (after a blank line, but the first deal's)."""
+    if html is not None:
+        from solver.service.output import replacing
+
+        with replacing(html) as page:
+            page.write(solved.to_html())
+    # Each deal's answer printed whole: a Ctrl-C while a slow reader drains it cuts none.
+    if as_json and line is None:
+        print_whole(solved.to_json())
+    elif as_json:  # a deal file's records carry their line: a bad line skipped shifts them
+        import json
+
+        print_whole(json.dumps({"line": line, **solved.record()}))
+    else:
+        print_whole("\n".join([""] * bool(number) + _outcome_lines(solved.outcome, show, line)))
 
 
 def searching(progress: bool | None, as_json: bool) -> Callable[[], AbstractContextManager[Any]]:

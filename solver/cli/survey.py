@@ -25,6 +25,9 @@ from solver.cli.options import (
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from solver.service.deal_file import DealFile
+    from solver.service.seeds import Span
+    from solver.service.setup import Setup
     from solver.service.survey import Tally
 
 
@@ -58,27 +61,16 @@ def survey_command(
     from pathlib import Path
 
     from solver.cli.progress import ProgressBar, show_progress
-    from solver.service.deal_file import DealFile, read_deal_file
     from solver.service.errors import RunLost
-    from solver.service.seeds import Span, parse_seeds
+    from solver.service.seeds import parse_seeds
     from solver.service.setup import parse_size
-    from solver.service.survey import SurveySpec, run_survey, worker_count
+    from solver.service.survey import SurveySpec, run_survey
 
-    if (seeds is None) == (file is None):
-        raise UsageError("give exactly one of --seeds or --file" + (" (got both)" if seeds is not None else ""))
-    if out == "-":  # '-' is standard input or output everywhere else: never a file so named (./- is one)
-        raise UsageError("--out -: a survey is a SQLite file, not standard output: name it, e.g. --out survey.sqlite")
-    if scheduler == "":  # would silently mean the local pool
-        raise UsageError("--scheduler '' is empty: give the scheduler's address, e.g. tcp://host:8786")
-    worker_count(jobs)
+    _check_survey_arguments(seeds, file, out, scheduler, jobs)
     spans = None if seeds is None else parse_seeds(seeds)
     spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory), fewest_redeals)
     setup = spec.setup()  # report a bad game, variant or option before touching the file
-    if spans is None:
-        assert file is not None, "exactly one of --seeds and --file is given"
-        deals: list[Span] | DealFile = read_deal_file(setup, file)
-    else:
-        deals = spans
+    deals = _deals(setup, spans, file)
     bar = ProgressBar(f"{setup.family.name} ({setup.variant})")
     shown = show_progress() if progress is None else progress
     try:
@@ -89,6 +81,34 @@ def survey_command(
         return ExitCode.RUN_LOST
     finally:
         bar.close()
+    return _ending(out, tally)
+
+
+def _check_survey_arguments(seeds: str | None, file: str | None, out: str, scheduler: str | None, jobs: int) -> None:
+    """Refuse arguments that cannot make a survey, before anything is read or made."""
+    from solver.service.survey import worker_count
+
+    if (seeds is None) == (file is None):
+        raise UsageError("give exactly one of --seeds or --file" + (" (got both)" if seeds is not None else ""))
+    if out == "-":  # '-' is standard input or output everywhere else: never a file so named (./- is one)
+        raise UsageError("--out -: a survey is a SQLite file, not standard output: name it, e.g. --out survey.sqlite")
+    if scheduler == "":  # would silently mean the local pool
+        raise UsageError("--scheduler '' is empty: give the scheduler's address, e.g. tcp://host:8786")
+    worker_count(jobs)
+
+
+def _deals(setup: Setup, spans: list[Span] | None, file: str | None) -> list[Span] | DealFile:
+    """The deals to survey: the seed ranges ``spans``, or the deals of ``file``, read and checked."""
+    from solver.service.deal_file import read_deal_file
+
+    if spans is not None:
+        return spans
+    assert file is not None, "exactly one of --seeds and --file is given"
+    return read_deal_file(setup, file)
+
+
+def _ending(out: str, tally: Tally) -> int:
+    """What the run did, printed, and the exit code: interrupted, or done."""
     _print_tally(out, tally)
     if tally.interrupted:
         say(

@@ -11,8 +11,10 @@ from pathlib import Path
 from typing import Any
 
 from solver.service import comparison
+from solver.service.file_safety import real_path, side_files
 from solver.service.output import check_writable, replacing
-from solver.service.store import ENGINES, EXPORTED, LIMITS, VERDICTS, Store, real_path, side_files, text_of
+from solver.service.row_codec import ENGINES, EXPORTED, LIMITS, VERDICTS, text_of
+from solver.service.store import Store
 
 #: The exported columns that stand for a code's text: their name, column and codes.
 _CODED = (("result", "verdict", VERDICTS), ("limit_hit", "limit_hit", LIMITS), ("engine", "engine", ENGINES))
@@ -75,20 +77,6 @@ def _write_lines(store: Store, sql: str, out: Any, separator: str = "") -> int:
         out.write(("" if not written else separator) + separator.join(text for (text,) in block))
         written += len(block)
     return written
-
-
-def exported(path: Path) -> tuple[tuple[str, ...], list[dict[str, Any]]]:
-    """The columns and every stored deal as an export record, by seed or line (see
-    :func:`columns_of`): for a few deals, from Python; the exports stream instead."""
-    store = Store(path)
-    try:
-        columns = columns_of(store)
-        records = [dict(zip(columns, row)) for row in store.each(_select(store, ", ".join(_expressions(store, {}))))]
-    finally:
-        store.close()
-    for record in records:
-        record["score_proven"] = bool(record["score_proven"])
-    return columns, records
 
 
 def check_targets(sources: Sequence[Path], targets: dict[str, str | None]) -> None:

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import IO, Any, cast
 
 from solver.service.errors import OutputError
+from solver.service.file_safety import status
 from solver.service.printing import Whole
-from solver.service.store import status
 
 
 def check_writable(inputs: Sequence[Path], targets: dict[str, str | None], inputs_are: str) -> None:

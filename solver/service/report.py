@@ -8,13 +8,13 @@ from __future__ import annotations
 import json
 import math
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from rulesets.family import spell
 from solver.service.errors import SurveyError
+from solver.service.row_codec import VERDICTS as STORED_VERDICTS
 from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import nearest_rank, rate_range, wilson
-from solver.service.store import VERDICTS as STORED_VERDICTS
 from solver.service.store import Store
 
 #: The verdicts, in the order reports list them (a stored row's code is the index).
@@ -32,48 +32,110 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
         raise SurveyError(f"--slowest must be 0 or more, not {slowest}")
     store = Store(path)
     try:
-        deals, won, lost, unknown, nodes, micros, most, native = store.query(
+        found = _read(store, slowest)
+    finally:
+        store.close()
+    return _summary(path, found)
+
+
+class _Totals(NamedTuple):
+    """The deals of a survey file counted and summed in one pass."""
+
+    deals: int
+    won: int
+    lost: int
+    unknown: int
+    nodes: float  # summed as a float (TOTAL): a sum of integers past 2**63 is an SQLite error
+    microseconds: float
+    most: int  # the most microseconds of one deal
+    native: int  # the deals the compiled core searched
+
+
+class _Found(NamedTuple):
+    """What a report reads of a survey file."""
+
+    meta: dict[str, str]
+    key: str  # seed, or line in a survey of a file of deals
+    totals: _Totals
+    histogram: list[dict[str, Any]]
+    p99: float | None
+    slow: list[dict[str, Any]]
+    first: int | None
+    last: int | None
+    requested: dict[str, Any]
+    redeals: dict[str, Any] | None
+
+
+def _read(store: Store, slowest: int) -> _Found:
+    """The totals, the score histogram, the 99th percentile and the ``slowest`` deals, the range
+    of keys, what was requested, and a fewest-redeals survey's redeals."""
+    totals = _Totals(
+        *store.query(
             "SELECT COUNT(*), COALESCE(SUM(verdict = 0), 0), COALESCE(SUM(verdict = 1), 0), "
             "COALESCE(SUM(verdict = 2), 0), TOTAL(nodes), TOTAL(microseconds), COALESCE(MAX(microseconds), 0), "
             "COALESCE(SUM(engine = 1), 0) FROM deals"
         )[0]
-        proven = won + lost  # a score is the proven minimum unless a limit left the deal unknown
-        histogram = [
-            dict(zip(("score", "deals", "proven", *VERDICTS), row))
-            for row in store.query(
-                "SELECT score, COUNT(*), SUM(verdict != 2), SUM(verdict = 0), SUM(verdict = 1), "
-                "SUM(verdict = 2) FROM deals GROUP BY score ORDER BY score IS NULL, score"
-            )
-        ]
-        key = store.key  # seed, or line in a survey of a file of deals
-        p99 = store.query(  # counted from the top: SQLite then sorts only the slowest 1%, not every deal
-            "SELECT microseconds FROM deals ORDER BY microseconds DESC LIMIT 1 OFFSET ?",
-            (max(0, deals - 1 - nearest_rank(deals, 0.99)),),
+    )
+    key = store.key
+    first, last = store.query(f"SELECT MIN({key}), MAX({key}) FROM deals")[0]
+    return _Found(
+        store.meta,
+        key,
+        totals,
+        _scores(store),
+        _p99(store, totals.deals),
+        _slowest_deals(store, slowest),
+        first,
+        last,
+        store.coverage(),
+        _redeals(store) if "fewest_redeals" in store.meta else None,
+    )
+
+
+def _scores(store: Store) -> list[dict[str, Any]]:
+    """The deals by score (no score last), each with how many are proven and by verdict."""
+    return [
+        dict(zip(("score", "deals", "proven", *VERDICTS), row))
+        for row in store.query(
+            "SELECT score, COUNT(*), SUM(verdict != 2), SUM(verdict = 0), SUM(verdict = 1), "
+            "SUM(verdict = 2) FROM deals GROUP BY score ORDER BY score IS NULL, score"
         )
-        slow = [
-            dict(zip((key, "result", "score", "nodes", "seconds"), (number, VERDICTS[verdict], score, n, t / 1e6)))
-            for number, verdict, score, n, t in store.query(
-                f"SELECT {key}, verdict, score, nodes, microseconds FROM deals "
-                f"ORDER BY microseconds DESC, {key} LIMIT ?",
-                (min(slowest, MAX_SURVEY_SEED),),
-            )
-        ]
-        first, last = store.query(f"SELECT MIN({key}), MAX({key}) FROM deals")[0]
-        requested = store.coverage()
-        redeals = _redeals(store) if "fewest_redeals" in store.meta else None
-        nodes = int(nodes)  # summed as a float (TOTAL): a sum of integers past 2**63 is an SQLite error
-        seconds = micros / 1e6
-        meta = store.meta
-    finally:
-        store.close()
+    ]
+
+
+def _p99(store: Store, deals: int) -> float | None:
+    """The 99th percentile of the deals' CPU seconds (None with no deals)."""
+    found = store.query(  # counted from the top: SQLite then sorts only the slowest 1%, not every deal
+        "SELECT microseconds FROM deals ORDER BY microseconds DESC LIMIT 1 OFFSET ?",
+        (max(0, deals - 1 - nearest_rank(deals, 0.99)),),
+    )
+    return found[0][0] / 1e6 if found else None
+
+
+def _slowest_deals(store: Store, slowest: int) -> list[dict[str, Any]]:
+    """The ``slowest`` deals, slowest first (ties by key)."""
+    key = store.key
+    return [
+        dict(zip((key, "result", "score", "nodes", "seconds"), (number, VERDICTS[verdict], score, n, t / 1e6)))
+        for number, verdict, score, n, t in store.query(
+            f"SELECT {key}, verdict, score, nodes, microseconds FROM deals ORDER BY microseconds DESC, {key} LIMIT ?",
+            (min(slowest, MAX_SURVEY_SEED),),
+        )
+    ]
+
+
+def _summary(path: Path, found: _Found) -> dict[str, Any]:
+    """The report's dict of what was read of the survey file at ``path``."""
+    deals, won, lost, unknown = found.totals.deals, found.totals.won, found.totals.lost, found.totals.unknown
+    seconds = found.totals.microseconds / 1e6
     low, high = rate_range(won, unknown, deals)
-    family = family_of(meta.get("game", ""))
+    family = family_of(found.meta.get("game", ""))
     summary: dict[str, Any] = {
-        "survey": _settings(path, meta, family) | {"key": key},
+        "survey": _settings(path, found.meta, family) | {"key": found.key},
         "deals": deals,
-        f"{key}s": {"min": first, "max": last},
-        "requested": requested,
-        "engines": {"native": native, "python": deals - native},
+        f"{found.key}s": {"min": found.first, "max": found.last},
+        "requested": found.requested,
+        "engines": {"native": found.totals.native, "python": deals - found.totals.native},
         "won": won,
         "lost": lost,
         "unknown": unknown,
@@ -82,19 +144,19 @@ def summarize(path: Path, slowest: int = 10) -> dict[str, Any]:
         "win_rate_low": low,
         "win_rate_high": high,
         "win_rate_if_unknown_won": (won + unknown) / deals if deals else None,
-        "scores_proven": proven,
-        "nodes": nodes,
+        "scores_proven": won + lost,  # a score is the proven minimum unless a limit left the deal unknown
+        "nodes": int(found.totals.nodes),
         "cpu_seconds": seconds,
         "mean_seconds": seconds / deals if deals else None,
-        "p99_seconds": p99[0][0] / 1e6 if p99 else None,
-        "max_seconds": most / 1e6,
-        "histogram": histogram,
-        "slowest": slow,
+        "p99_seconds": found.p99,
+        "max_seconds": found.totals.most / 1e6,
+        "histogram": found.histogram,
+        "slowest": found.slow,
     }
-    if redeals is not None:
-        summary["redeals"] = redeals
+    if found.redeals is not None:
+        summary["redeals"] = found.redeals
     if family is not None and family.threshold is not None:
-        summary["threshold"] = _threshold(family.threshold, histogram, deals)
+        summary["threshold"] = _threshold(family.threshold, found.histogram, deals)
     return summary
 
 
