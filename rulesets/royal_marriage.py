@@ -385,6 +385,7 @@ FAMILIES = (
             Variant("royal-marriage", "one or two cards between a matching pair (also Betrothal, Coquette)", {}),
         ),
         build=build_royal,
+        win_score=2,
         arrange=_ROYAL_ENDS.arrange,
     ),
     Family(
@@ -407,6 +408,7 @@ FAMILIES = (
         options=(),
         variants=(Variant("queen-and-her-lad", "Mary Whitmore Jones (1892)", {}),),
         build=build_lad,
+        win_score=2,
         arrange=_LAD_ENDS.arrange,
     ),
     Family(
@@ -437,6 +439,7 @@ FAMILIES = (
         options=_NIZHNI_OPTIONS,
         variants=(Variant("nizhni-novgorod", "discards compulsory, no skill required (Standard Hoyle 1904)", {}),),
         build=build_nizhni,
+        win_score=2,
         arrange=_NIZHNI_ENDS.arrange,
     ),
 )
