@@ -34,12 +34,15 @@ BATCH = 100_000
 
 
 def pattern(count: int) -> list[Stored]:
-    """Rows of no real survey: every twentieth won, every hundredth unknown, the rest lost."""
+    """Rows of no real survey, yet rows a Nizhni Novgorod survey may hold (a report refuses any
+    other as damaged): every twentieth won (2 cards left), every hundredth unknown, the rest lost
+    (3 to 42 cards left)."""
     rows: list[Stored] = []
     for seed in range(1, count + 1):
         verdict = 2 if seed % 100 == 0 else 0 if seed % 20 == 0 else 1
         limit = 1 if verdict == 2 else None
-        rows.append(Stored(seed, verdict, 2 + seed % 40, limit, 50 + seed % 400, 5 + seed % 900, 16384, None, 1))
+        score = 2 if verdict == 0 else 3 + seed % 40
+        rows.append(Stored(seed, verdict, score, limit, 50 + seed % 400, 5 + seed % 900, 16384, None, 1))
     return rows
 
 
