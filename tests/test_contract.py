@@ -2,8 +2,9 @@
 
 It knows the games only through the Ruleset protocol, so a new game is checked as soon as it is
 registered: moves are legal and replay, apply leaves its input unchanged, equal layout keys mean
-equal futures, the lower bound is admissible, and every move's text and every position read back
-to the same value. The futures are computed by a plain fixpoint over the whole reachable graph,
+equal futures, the lower bound is admissible, every move's text and every position read back
+to the same value, and every score lies in the range its family declares (what a survey file's
+rows are held to). The futures are computed by a plain fixpoint over the whole reachable graph,
 with no bound, no key and no pruning.
 """
 
