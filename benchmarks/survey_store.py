@@ -15,6 +15,7 @@ twenty won and one in a hundred unknown. Each command then runs in a process of 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sqlite3
@@ -52,7 +53,8 @@ def make(path: Path, rows: int, like: Path | None) -> tuple[float, dict[str, str
         with sqlite3.connect(f"file:{like}?mode=ro", uri=True) as db:
             meta = dict(db.execute("SELECT key, value FROM survey"))
             source = db.execute(f"SELECT seed, {', '.join(STORED)} FROM deals ORDER BY seed").fetchall()
-        spec = SurveySpec(meta["game"], meta["variant"], (), None, None, 2 * 1024**3)
+        limits = (json.loads(meta[name]) for name in ("max_nodes", "max_seconds", "max_memory"))
+        spec = SurveySpec(meta["game"], meta["variant"], (), *limits)  # its rows are held to its limits
     else:
         spec = SurveySpec("nizhni-novgorod", None, (), None, None, 2 * 1024**3)
         source = pattern(10_000)

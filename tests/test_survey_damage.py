@@ -1,9 +1,9 @@
 """A row no play can produce is damage (issue 35): a stored score outside what the game allows (53
 cards left of 52, no Accordion pile at all), a verdict its score denies (a deal "won" with cards
-left, one lost at a win's score), a table peak above the survey's own --max-memory bound. SQLite's
-checks and the checks of what a row may hold at all pass these; `report` and a resumed `survey`
-refuse them as damaged, in one line naming the deal and the value (exit code 2), the file left
-byte for byte as it was.
+left, one lost at a win's score), a table peak above the survey's own --max-memory bound, more
+states than its --max-nodes, a limit it does not set named as hit. SQLite's checks and the checks
+of what a row may hold at all pass these; `report` and a resumed `survey` refuse them as damaged,
+in one line naming the deal and the value (exit code 2), the file left byte for byte as it was.
 
 Each game's range comes from its family: from ``win_score`` (0 cards left, Accordion's 1 pile,
 Royal Marriage's 2 end cards) to the deck's size (52; Amazons' 28), whatever the deals surveyed.
@@ -38,17 +38,18 @@ class Survey(NamedTuple):
     win: int  # the family's win_score
     deck: int  # the cards of the family's deck
     max_memory: int
+    max_nodes: int | None
     resume: list[str]
 
 
 #: The surveys altered: Accordion (piles, the win 1), Amazons (cards left of 28, under the least
-#: memory bound a run takes), Royal Marriage (cards left, the win 2), and Accordion of a file of
-#: deals (keyed by line).
-_SURVEYS: dict[str, tuple[str, str | None, int, str]] = {
-    "accordion": (SURVEY_GAME, SURVEY_VARIANT, 2 * 1024**3, "1-30"),
-    "amazons": ("amazons", None, 64 * 1024, "1-12"),
-    "royal-marriage": ("royal-marriage", None, 2 * 1024**3, "1-12"),
-    "file": (SURVEY_GAME, SURVEY_VARIANT, 2 * 1024**3, "deals.txt"),
+#: memory bound a run takes), Royal Marriage (cards left, the win 2, no node limit: its deals
+#: 1-12 are decided within 2,000 states), and Accordion of a file of deals (keyed by line).
+_SURVEYS: dict[str, tuple[str, str | None, int, int | None, str]] = {
+    "accordion": (SURVEY_GAME, SURVEY_VARIANT, 2 * 1024**3, SURVEY_NODES, "1-30"),
+    "amazons": ("amazons", None, 64 * 1024, SURVEY_NODES, "1-12"),
+    "royal-marriage": ("royal-marriage", None, 2 * 1024**3, None, "1-12"),
+    "file": (SURVEY_GAME, SURVEY_VARIANT, 2 * 1024**3, SURVEY_NODES, "deals.txt"),
 }
 
 
@@ -60,9 +61,9 @@ def surveys(tmp_path_factory, engine) -> dict[str, Survey]:
 
     directory = tmp_path_factory.mktemp("surveys")
     made = {}
-    for name, (game, variant, memory, seeds) in _SURVEYS.items():
+    for name, (game, variant, memory, nodes, seeds) in _SURVEYS.items():
         out = directory / f"{name}.sqlite"
-        spec = SurveySpec(game, variant, (), SURVEY_NODES, None, memory)
+        spec = SurveySpec(game, variant, (), nodes, None, memory)
         given: list[str]
         if name == "file":
             deals = survey_deal_file(directory / seeds, range(1, 6))
@@ -73,8 +74,8 @@ def surveys(tmp_path_factory, engine) -> dict[str, Survey]:
             given = ["--seeds", seeds]
         family = find_game(game)[0]
         resume = ["survey", game, *(["--variant", variant] if variant else []), *given]
-        resume += ["--max-nodes", str(SURVEY_NODES), "--max-memory", str(memory), "--out", str(out)]
-        made[name] = Survey(out, game, family.win_score, len(family.deck()), memory, resume)
+        resume += [*(["--max-nodes", str(nodes)] if nodes else []), "--max-memory", str(memory), "--out", str(out)]
+        made[name] = Survey(out, game, family.win_score, len(family.deck()), memory, nodes, resume)
         assert len(solver.load_survey(out)) > 0
     return made
 
@@ -120,6 +121,10 @@ WON, LOST, UNKNOWN, NOT_WON = "verdict = 0", "verdict = 1", "verdict = 2", "verd
             f"has peak_table_bytes {2 * 1024**3 + 1} where the survey's max_memory is {2 * 1024**3}",
         ),
         ("amazons", UNKNOWN, "peak_table_bytes = 65537", "has peak_table_bytes 65537 where the survey's max_memory is"),
+        # more states than the node limit; a limit the survey does not set named as hit
+        ("accordion", UNKNOWN, "nodes = 2001", "has nodes 2001 where the survey's max_nodes is 2000"),
+        ("accordion", UNKNOWN, "limit_hit = 2", "has limit_hit 2 where the survey sets no max_seconds"),
+        ("royal-marriage", LOST, "verdict = 2, limit_hit = 1", "has limit_hit 1 where the survey sets no max_nodes"),
     ],
 )
 def test_a_row_no_play_can_produce_is_refused_as_damaged(surveys, tmp_path, survey, where, change, what):
@@ -165,8 +170,9 @@ class _Oracle(NamedTuple):
     win: int
     deck: int
     max_memory: int
+    max_nodes: int | None
 
-    def impossible(self, verdict: int, score: int | None, peak: int) -> list[str]:
+    def impossible(self, verdict: int, score: int | None, peak: int, nodes: int) -> list[str]:
         found = []
         if score is not None and not self.win <= score <= self.deck:
             found.append(f"score {score}")
@@ -174,6 +180,8 @@ class _Oracle(NamedTuple):
             found.append(f"score {score}")
         if peak > self.max_memory:
             found.append(f"peak_table_bytes {peak}")
+        if self.max_nodes is not None and nodes > self.max_nodes:
+            found.append(f"nodes {nodes}")
         return found
 
 
@@ -182,9 +190,9 @@ class _Oracle(NamedTuple):
 def test_a_row_is_refused_exactly_when_no_play_produces_it(surveys, survey, data):
     """Rows altered at random, within what a row may hold at all (won or lost, no limit named):
     refused as damaged exactly when the score lies outside the game's range, the verdict denies the
-    score, or the peak passes the bound; else read as stored."""
+    score, or the peak or the states pass the survey's bound; else read as stored."""
     made = surveys[survey]
-    oracle = _Oracle(made.win, made.deck, made.max_memory)
+    oracle = _Oracle(made.win, made.deck, made.max_memory, made.max_nodes)
     with sqlite3.connect(f"file:{made.path}?mode=ro", uri=True) as db:
         seeds = [seed for (seed,) in db.execute("SELECT seed FROM deals WHERE limit_hit IS NULL ORDER BY seed")]
     db.close()
@@ -194,17 +202,18 @@ def test_a_row_is_refused_exactly_when_no_play_produces_it(surveys, survey, data
     score = data.draw(st.one_of(st.none(), near, st.integers(0, 65535)), label="score")
     bound = made.max_memory
     peak = data.draw(st.one_of(st.integers(0, 2 * bound), st.integers(bound - 2, bound + 2)), label="peak")
+    nodes = data.draw(st.integers(1, 2 * (made.max_nodes or SURVEY_NODES)), label="nodes")
     with tempfile.TemporaryDirectory() as directory:
         altered = Path(directory) / "s.sqlite"
         shutil.copy(made.path, altered)
         with sqlite3.connect(altered, isolation_level=None) as db:
             db.execute(
-                "UPDATE deals SET verdict = ?, score = ?, peak_table_bytes = ? WHERE seed = ?",
-                (verdict, score, peak, seed),
+                "UPDATE deals SET verdict = ?, score = ?, peak_table_bytes = ?, nodes = ? WHERE seed = ?",
+                (verdict, score, peak, nodes, seed),
             )
         db.close()
         before = altered.read_bytes()
-        expected = oracle.impossible(verdict, score, peak)
+        expected = oracle.impossible(verdict, score, peak, nodes)
         refused: Any = None
         try:
             solver.load_survey(altered).summary()
@@ -212,7 +221,7 @@ def test_a_row_is_refused_exactly_when_no_play_produces_it(surveys, survey, data
             refused = str(error)
         assert altered.read_bytes() == before
     if not expected:
-        assert refused is None, (verdict, score, peak, refused)
+        assert refused is None, (verdict, score, peak, nodes, refused)
     else:
-        assert refused is not None and f"the deal of seed {seed} has " in refused, (verdict, score, peak, refused)
+        assert refused is not None and f"the deal of seed {seed} has " in refused, (expected, refused)
         assert any(re.search(rf"has {re.escape(value)}\b", refused) for value in expected), (expected, refused)

@@ -243,8 +243,9 @@ def _unplayable(meta: dict[str, str]) -> list[tuple[str, str, str]]:
     the game's range (from a win's, the lowest there is, to the deck's size, whatever cards a deal
     of a file held: 53 cards left of 52, no Accordion pile at all), a win at another score or a
     deal not won at a win's (a state scores a win's score exactly when it is won), a table peak
-    above the survey's memory bound (the search holds its tables within it). A game this
-    installation lacks is not checked but for its bound."""
+    above the survey's memory bound (the search holds its tables within it), more states than its
+    node limit, a limit it does not set named as hit. A game this installation lacks is not
+    checked but for its limits."""
     checks = []
     family = _family(meta["game"])
     if family is not None:
@@ -259,12 +260,22 @@ def _unplayable(meta: dict[str, str]) -> list[tuple[str, str, str]]:
             ("score", f"verdict = {WON} AND score IS NOT {win}", f"where a won deal scores {win}"),
             ("score", f"verdict != {WON} AND score = {win}", f"where a deal not won scores more than {win}"),
         ]
-    memory = json.loads(meta["max_memory"])
+    memory, nodes = json.loads(meta["max_memory"]), json.loads(meta["max_nodes"])
     if isinstance(memory, int):  # else none: null, or NaN or infinity from older versions
         checks.append(
             ("peak_table_bytes", f"peak_table_bytes > {memory}", f"where the survey's max_memory is {memory}")
         )
+    if isinstance(nodes, int):  # a search stops at exactly max_nodes states
+        checks.append(("nodes", f"nodes > {nodes}", f"where the survey's max_nodes is {nodes}"))
+    for code, limit in enumerate(LIMITS):
+        if limit is not None and not _bounded(json.loads(meta[limit])):
+            checks.append(("limit_hit", f"limit_hit = {code}", f"where the survey sets no {limit}"))
     return checks
+
+
+def _bounded(limit: Any) -> bool:
+    """Whether a stored limit bounds a search (none is null, or NaN or infinity from older versions)."""
+    return limit is not None and math.isfinite(limit)
 
 
 def _family(game: str) -> Family | None:
