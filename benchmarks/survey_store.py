@@ -15,6 +15,7 @@ twenty won and one in a hundred unknown. Each command then runs in a process of 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sqlite3
@@ -34,12 +35,15 @@ BATCH = 100_000
 
 
 def pattern(count: int) -> list[Stored]:
-    """Rows of no real survey: every twentieth won, every hundredth unknown, the rest lost."""
+    """Rows of no real survey, yet rows a Nizhni Novgorod survey may hold (a report refuses any
+    other as damaged): every twentieth won (2 cards left), every hundredth unknown, the rest lost
+    (3 to 42 cards left)."""
     rows: list[Stored] = []
     for seed in range(1, count + 1):
         verdict = 2 if seed % 100 == 0 else 0 if seed % 20 == 0 else 1
         limit = 1 if verdict == 2 else None
-        rows.append(Stored(seed, verdict, 2 + seed % 40, limit, 50 + seed % 400, 5 + seed % 900, 16384, None, 1))
+        score = 2 if verdict == 0 else 3 + seed % 40
+        rows.append(Stored(seed, verdict, score, limit, 50 + seed % 400, 5 + seed % 900, 16384, None, 1))
     return rows
 
 
@@ -49,7 +53,8 @@ def make(path: Path, rows: int, like: Path | None) -> tuple[float, dict[str, str
         with sqlite3.connect(f"file:{like}?mode=ro", uri=True) as db:
             meta = dict(db.execute("SELECT key, value FROM survey"))
             source = db.execute(f"SELECT seed, {', '.join(STORED)} FROM deals ORDER BY seed").fetchall()
-        spec = SurveySpec(meta["game"], meta["variant"], (), None, None, 2 * 1024**3)
+        limits = (json.loads(meta[name]) for name in ("max_nodes", "max_seconds", "max_memory"))
+        spec = SurveySpec(meta["game"], meta["variant"], (), *limits)  # its rows are held to its limits
     else:
         spec = SurveySpec("nizhni-novgorod", None, (), None, None, 2 * 1024**3)
         source = pattern(10_000)

@@ -498,6 +498,7 @@ FAMILIES = (
         build=build,
         score_field="min_piles",
         score_label="piles",
+        win_score=1,
         threshold=("sheinwold", 5),
     ),
 )

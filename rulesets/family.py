@@ -113,6 +113,8 @@ class Family(NamedTuple):
     """A game family: the ruleset builder, its options and variants, its deck and seeded deals.
 
     ``score_field`` names the score in JSON output (``min_piles``, ``min_cards_left``);
+    ``win_score`` is a win's score, the lowest the game allows (no score is lower, and a state
+    scoring it is won): 0 cards left, Accordion's 1 pile, Royal Marriage's 2 end cards;
     ``threshold`` names a traditional scoring that counts a score at or below it as a win.
     """
 
@@ -124,6 +126,7 @@ class Family(NamedTuple):
     build: Callable[[Mapping[str, Any]], Ruleset[Any, Any]]
     score_field: str = "min_cards_left"
     score_label: str = "cards left"
+    win_score: int = 0
     threshold: tuple[str, int] | None = None
     ranks: tuple[int, ...] = FULL_RANKS
     arrange: Callable[[list[Card]], list[Card]] = list

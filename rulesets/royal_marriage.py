@@ -252,6 +252,7 @@ FAMILIES = (
             Variant("royal-marriage", "one or two cards between a matching pair (also Betrothal, Coquette)", {}),
         ),
         build=build_royal,
+        win_score=2,
         arrange=_ROYAL_ENDS.arrange,
     ),
     Family(
@@ -274,6 +275,7 @@ FAMILIES = (
         options=(),
         variants=(Variant("queen-and-her-lad", "Mary Whitmore Jones (1892)", {}),),
         build=build_lad,
+        win_score=2,
         arrange=_LAD_ENDS.arrange,
     ),
     Family(
@@ -304,6 +306,7 @@ FAMILIES = (
         options=_NIZHNI_OPTIONS,
         variants=(Variant("nizhni-novgorod", "discards compulsory, no skill required (Standard Hoyle 1904)", {}),),
         build=build_nizhni,
+        win_score=2,
         arrange=NIZHNI_ENDS.arrange,
     ),
 )

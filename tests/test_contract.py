@@ -2,8 +2,9 @@
 
 It knows the games only through the Ruleset protocol, so a new game is checked as soon as it is
 registered: moves are legal and replay, apply leaves its input unchanged, equal layout keys mean
-equal futures, the lower bound is admissible, and every move's text and every position read back
-to the same value. The futures are computed by a plain fixpoint over the whole reachable graph,
+equal futures, the lower bound is admissible, every move's text and every position read back
+to the same value, and every score lies in the range its family declares (what a survey file's
+rows are held to). The futures are computed by a plain fixpoint over the whole reachable graph,
 with no bound, no key and no pruning.
 """
 
@@ -79,6 +80,15 @@ def futures(game: Any, graph: dict[Any, list[tuple[Any, Any]]]) -> dict[Any, tup
     return value
 
 
+def assert_scored_as_declared(family: Family, game: Any, state: Any) -> None:
+    """The state's score lies in the range its family declares, what a survey file is held to:
+    from the win's score (``win_score``, which a state scores exactly when it is won) to the
+    deck's size."""
+    score = game.score(state)
+    assert (score == family.win_score) == game.is_won(state), (score, game.write_position(state))
+    assert score == NO_SCORE or family.win_score <= score <= len(family.deck()), score
+
+
 @pytest.mark.parametrize("family, variant", VARIANTS, ids=[v for _, v in VARIANTS])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(1, 10**6), size=st.integers(4, 8))
@@ -94,6 +104,7 @@ def test_every_variant_keeps_the_contract(family: Family, variant: str, seed: in
         assert game.lower_bound(state) <= future[state][1], "lower bound above the best reachable score"
         if game.is_won(state):
             assert game.score(state) <= min(score for _, score in future.values() if score != NO_SCORE)
+        assert_scored_as_declared(family, game, state)
         for move, child in edges:
             assert game.apply(state, move) == child and state == before, "apply changed its input"
             text = game.describe_move(state, move)
@@ -113,6 +124,7 @@ def test_every_position_reached_by_play_reads_back(family: Family, variant: str,
     for choice in choices:
         text = game.write_position(state)
         assert game.read_position(text) == state, text
+        assert_scored_as_declared(family, game, state)
         moves = game.moves(state)
         if not moves:
             break

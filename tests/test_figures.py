@@ -81,12 +81,12 @@ def _preset_surveys(folder: Path) -> list[Path]:
     """A small survey of each preset, won at rates from 2% to 93% and some unknown."""
     paths = []
     for place, preset in enumerate(PRESETS):
-        identity = SurveySpec(preset, None, (), 2000, None, 2 * 1024**3).identity()
+        spec = SurveySpec(preset, None, (), 2000, None, 2 * 1024**3)
         path = folder / f"{preset}.sqlite"
-        store = Store(path, identity, requested=[(1, 200)])
-        won = 4 + place * 12
+        store = Store(path, spec.identity(), requested=[(1, 200)])
+        won, win = 4 + place * 12, spec.setup().family.win_score  # a won deal scores its game's win
         rows = [
-            (seed, 0 if seed <= won else 2 if seed % 17 == 0 else 1, 0 if seed <= won else 3, 1 if seed % 17 == 0 and
+            (seed, 0 if seed <= won else 2 if seed % 17 == 0 else 1, win if seed <= won else 3, 1 if seed % 17 == 0 and
              seed > won else None, 100, 10 ** (1 + seed % 5) + place, 4096, None, 1)
             for seed in range(1, 201)
         ]  # fmt: skip

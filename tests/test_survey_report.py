@@ -27,13 +27,16 @@ SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024*
 
 def synthetic(path: Path, counts: dict[str, int], spec: SurveySpec = SPEC) -> list[Row]:
     """A survey file with known rows: verdicts in the order given, scores and seconds by seed
-    (won deals score 1; every seventh other deal reached no end; seed s took s ms)."""
+    (won deals score the game's win, Accordion's 1 pile or no card left; every seventh other deal
+    reached no end, the others 1 to 5 more; seed s took s ms, and 10 s states up to the node
+    limit)."""
     identity = spec.identity()
+    win = spec.setup().family.win_score
     rows, seed = [], 0
     for result, count in counts.items():
         for _ in range(count):
             seed += 1
-            score = 1 if result == "won" else (None if seed % 7 == 0 else 2 + seed % 5)
+            score = win if result == "won" else (None if seed % 7 == 0 else win + 1 + seed % 5)
             rows.append(
                 Row(
                     seed,
@@ -45,7 +48,7 @@ def synthetic(path: Path, counts: dict[str, int], spec: SurveySpec = SPEC) -> li
                     score,
                     int(result != "unknown"),
                     "max_nodes" if result == "unknown" else None,
-                    10 * seed,
+                    min(10 * seed, spec.max_nodes or 10 * seed),
                     seed / 1000,
                     0,
                     "0",

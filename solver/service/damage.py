@@ -13,6 +13,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from rulesets.family import Family, OptionError
 from solver.service.errors import StoreFault, SurveyError
 from solver.service.file_safety import damaged, file_state
 from solver.service.row_codec import (
@@ -196,26 +197,29 @@ def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
     a resumed run would trip on or believe, None if none does: a text where a number goes, a
     number beyond what a run writes (CPU time of 30,000 years, a score of 2**63-1 that a sum
     overflows), a code that stands for nothing, a verdict its proof and limit deny, redeals where
-    no win's are. One pass in SQL (about 0.5 s a million deals)."""
+    no win's are; then what no play of the survey's game under its settings produces (see
+    :func:`_unplayable`). One pass in SQL (about 0.5 s a million deals)."""
     key = meta.get("key", "seed")
-    # Each check: the column it names, and the SQL that is true of a row it refuses.
+    # Each check: the column it names, the SQL that is true of a row it refuses, and why, where
+    # the value alone does not say it.
     kinds = {c: "'integer', 'null'" if NULLABLE.get(c) else "'integer'" for c in (key, *STORED)}
-    checks = [(c, f"typeof({c}) NOT IN ({kinds[c]})") for c in (key, *STORED)]
+    checks = [(c, f"typeof({c}) NOT IN ({kinds[c]})", "") for c in (key, *STORED)]
     checks += [
-        ("verdict", f"verdict NOT BETWEEN 0 AND {len(VERDICTS) - 1}"),
-        ("limit_hit", f"limit_hit NOT BETWEEN 1 AND {len(LIMITS) - 1}"),
-        ("engine", f"engine NOT BETWEEN 0 AND {len(ENGINES) - 1}"),
-        ("score", f"score NOT BETWEEN 0 AND {_MOST_SCORE}"),
-        ("nodes", f"nodes NOT BETWEEN 0 AND {_MOST_COUNT}"),
-        ("microseconds", f"microseconds NOT BETWEEN 0 AND {round(_MOST_SECONDS * 1e6)}"),
-        ("peak_table_bytes", f"peak_table_bytes NOT BETWEEN 0 AND {_MOST}"),
-        ("redeals", f"redeals NOT BETWEEN 0 AND {_MOST_SCORE}"),
-        ("limit_hit", f"verdict = {UNKNOWN} AND limit_hit IS NULL OR verdict = {LOST} AND limit_hit IS NOT NULL"),
-        ("redeals", f"(redeals IS NULL) = (verdict = {WON} AND {int('fewest_redeals' in meta)})"),
-        (key, f"{key} NOT BETWEEN 1 AND {_MOST}"),
+        ("verdict", f"verdict NOT BETWEEN 0 AND {len(VERDICTS) - 1}", ""),
+        ("limit_hit", f"limit_hit NOT BETWEEN 1 AND {len(LIMITS) - 1}", ""),
+        ("engine", f"engine NOT BETWEEN 0 AND {len(ENGINES) - 1}", ""),
+        ("score", f"score NOT BETWEEN 0 AND {_MOST_SCORE}", ""),
+        ("nodes", f"nodes NOT BETWEEN 0 AND {_MOST_COUNT}", ""),
+        ("microseconds", f"microseconds NOT BETWEEN 0 AND {round(_MOST_SECONDS * 1e6)}", ""),
+        ("peak_table_bytes", f"peak_table_bytes NOT BETWEEN 0 AND {_MOST}", ""),
+        ("redeals", f"redeals NOT BETWEEN 0 AND {_MOST_SCORE}", ""),
+        ("limit_hit", f"verdict = {UNKNOWN} AND limit_hit IS NULL OR verdict = {LOST} AND limit_hit IS NOT NULL", ""),
+        ("redeals", f"(redeals IS NULL) = (verdict = {WON} AND {int('fewest_redeals' in meta)})", ""),
+        (key, f"{key} NOT BETWEEN 1 AND {_MOST}", ""),
+        *_unplayable(meta),
     ]
     found = db.execute(
-        f"SELECT {key} FROM deals WHERE {' OR '.join(f'({test})' for _, test in checks)} LIMIT 1"
+        f"SELECT {key} FROM deals WHERE {' OR '.join(f'({test})' for _, test, _ in checks)} LIMIT 1"
     ).fetchone()
     if found is None:
         return None
@@ -225,12 +229,63 @@ def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
             db.execute(f"SELECT {key}, {', '.join(STORED)} FROM deals WHERE {key} IS ?", found).fetchone(),
         )
     )
-    name = next(
-        column
-        for column, test in checks
+    name, why = next(
+        (column, why)
+        for column, test, why in checks
         if db.execute(f"SELECT 1 FROM deals WHERE {key} IS ? AND ({test})", found).fetchone()
     )
-    return f"the deal of {key} {row[key]!r} has {name} {row[name]!r}"
+    return f"the deal of {key} {row[key]!r} has {name} {row[name]!r}{' ' + why if why else ''}"
+
+
+def _unplayable(meta: dict[str, str]) -> list[tuple[str, str, str]]:
+    """The checks (as :func:`_bad_row` takes them) of what no play produces of the survey's game
+    under its settings, which a row holding only values runs write may still hold: a score outside
+    the game's range (from a win's, the lowest there is, to the deck's size, whatever cards a deal
+    of a file held: 53 cards left of 52, no Accordion pile at all), a win at another score or a
+    deal not won at a win's (a state scores a win's score exactly when it is won), a table peak
+    above the survey's memory bound (the search holds its tables within it), more states than its
+    node limit, a limit it does not set named as hit. A game this installation lacks is not
+    checked but for its limits."""
+    checks = []
+    family = _family(meta["game"])
+    if family is not None:
+        win, most = family.win_score, len(family.deck())
+        name = family.name + ("'" if family.name.endswith("s") else "'s")
+        checks += [
+            (
+                "score",
+                f"score NOT BETWEEN {win} AND {most}",
+                f"where {name} score runs from {win} to {most} {family.score_label}",
+            ),
+            ("score", f"verdict = {WON} AND score IS NOT {win}", f"where a won deal scores {win}"),
+            ("score", f"verdict != {WON} AND score = {win}", f"where a deal not won scores more than {win}"),
+        ]
+    memory, nodes = json.loads(meta["max_memory"]), json.loads(meta["max_nodes"])
+    if isinstance(memory, int):  # else none: null, or NaN or infinity from older versions
+        checks.append(
+            ("peak_table_bytes", f"peak_table_bytes > {memory}", f"where the survey's max_memory is {memory}")
+        )
+    if isinstance(nodes, int):  # a search stops at exactly max_nodes states
+        checks.append(("nodes", f"nodes > {nodes}", f"where the survey's max_nodes is {nodes}"))
+    for code, limit in enumerate(LIMITS):
+        if limit is not None and not _bounded(json.loads(meta[limit])):
+            checks.append(("limit_hit", f"limit_hit = {code}", f"where the survey sets no {limit}"))
+    return checks
+
+
+def _bounded(limit: Any) -> bool:
+    """Whether a stored limit bounds a search (none is null, or NaN or infinity from older versions)."""
+    return limit is not None and math.isfinite(limit)
+
+
+def _family(game: str) -> Family | None:
+    """The family a survey's setting ``game`` names, None if this installation lacks it."""
+    from rulesets import find_game
+
+    try:
+        return find_game(game)[0]
+    except OptionError:
+        return None
 
 
 def _bad_line(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
