@@ -3,17 +3,22 @@ wanted, the package still builds, on its Python engine, and says why in one line
 
 from __future__ import annotations
 
+import ast
+import importlib
 import importlib.util
+import json
 import os
 import shutil
 import subprocess
 import sys
 import zipfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from helpers import run_cli
 
-from solver.engine import NO_EXTENSIONS, compiled_core, status
+from solver.engine import COMPILED, NO_EXTENSIONS, compiled_core, status
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -72,6 +77,70 @@ def test_the_engine_in_use_is_named(engine):
         assert status() == f"python ({NO_EXTENSIONS} is set)"
     else:
         assert compiled_core() is not None and status() == "native (the compiled core)"
+
+
+@pytest.fixture
+def without(monkeypatch: pytest.MonkeyPatch, once: None) -> Callable[[str], None]:
+    """Makes a compiled module fail to import, as where an installation put together by hand
+    lacks its file."""
+
+    def drop(module: str) -> None:
+        package, name = module.split(".")
+        monkeypatch.setitem(sys.modules, module, None)
+        monkeypatch.delattr(importlib.import_module(package), name, raising=False)
+
+    return drop
+
+
+def engine_named(*args: str) -> str:
+    """The engine the --json record of ``patience ARGS`` names."""
+    ran = run_cli(*args, "--json")
+    assert ran.exit_code == 0, ran.stderr
+    return str(json.loads(ran.stdout.splitlines()[0])["engine"])
+
+
+@pytest.mark.parametrize(
+    "module, version, baroness, accordion",
+    [
+        (
+            "rulesets._baroness",
+            "mixed (the compiled core is partly installed: rulesets._baroness missing;"
+            " baroness, baroness-classic, baroness-pysol search on the Python engine)",
+            "python",
+            "native",
+        ),
+        (
+            "solver._search",
+            "python (the compiled core is partly installed: solver._search missing;"
+            " every game searches on the Python engine)",
+            "python",
+            "python",
+        ),
+        (
+            "solver._graph",  # the tests' kernel over explicit graphs
+            "native (the compiled core is partly installed: solver._graph missing; no game needs it)",
+            "native",
+            "native",
+        ),
+    ],
+)
+def test_a_compiled_module_missing_at_run_time_is_named_and_each_record_names_its_engine(
+    without, module, version, baroness, accordion
+):
+    """An installation put together by hand without one compiled module: --version names it and
+    what it leaves to the Python engine, and each search's record the engine that searched."""
+    without(module)
+    assert run_cli("--version").stdout.endswith(f", engine: {version}\n")
+    searches = [("solve", "baroness"), ("hint", "baroness-pysol"), ("solve", "accordion"), ("hint", "thirteens")]
+    searched = [engine_named(command, game, "--seed", "3") for command, game in searches]
+    assert searched == [baroness, baroness, accordion, accordion]  # Thirteens has its kernel as Accordion has
+
+
+def test_the_engine_knows_every_module_the_build_compiles():
+    """solver.engine.COMPILED, which --version looks for, is setup.py's MODULES."""
+    tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
+    built = next(node.value for node in tree.body if isinstance(node, ast.Assign) and node.targets[0].id == "MODULES")
+    assert ast.literal_eval(built) == COMPILED
 
 
 def test_where_a_c_compiler_works_the_installation_has_the_compiled_core(engine):
