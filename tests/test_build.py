@@ -1,5 +1,6 @@
 """The compiled core is an optional part of the build: where it cannot be built, or is not
-wanted, the package still builds, on its Python engine, and says why in one line."""
+wanted, the package still builds, on its Python engine, and says why in one line. It is
+installed whole or not at all, and the engine named is the one that searches each game."""
 
 from __future__ import annotations
 
@@ -11,8 +12,11 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
+import time
 import zipfile
 from collections.abc import Callable
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 
 import pytest
@@ -36,9 +40,12 @@ def source_copy(folder: Path) -> Path:
 def built_wheel(tmp_path: Path, **environment: str) -> tuple[subprocess.CompletedProcess[str], list[str]]:
     """Build a wheel of the sources with this environment, as a user's install does (build
     requirements from the package index; pip's verbose output shows the build's own lines), and
-    the names of the files in it."""
-    sources = source_copy(tmp_path / "src")
-    out = tmp_path / "wheel"
+    the names of the files in it. The sources are copied into ``tmp_path/src`` by the first
+    build; a second build of them finds what the first left in their build/."""
+    sources = tmp_path / "src"
+    if not sources.exists():
+        source_copy(sources)
+    out = Path(tempfile.mkdtemp(prefix="wheel", dir=tmp_path))
     run = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-v", "-w", str(out), str(sources)],
         capture_output=True,
@@ -48,6 +55,22 @@ def built_wheel(tmp_path: Path, **environment: str) -> tuple[subprocess.Complete
     wheels = list(out.glob("*.whl"))
     names = zipfile.ZipFile(wheels[0]).namelist() if wheels else []
     return run, names
+
+
+def compiled(names: list[str]) -> list[str]:
+    """The compiled modules among these file names."""
+    return [name for name in names if name.endswith((".so", ".pyd"))]
+
+
+def plant(folder: Path) -> None:
+    """Every compiled module's file in ``folder``, as a whole earlier build would have left them,
+    dated after the sources (which a build in a fresh environment writes again: Cython there is
+    new), so that setuptools takes them for up to date and compiles none."""
+    later = time.time() + 86_400
+    for module in COMPILED:
+        path = folder / (module.replace(".", "/") + EXTENSION_SUFFIXES[0])
+        path.write_bytes(b"an earlier build's")
+        os.utime(path, (later, later))
 
 
 @pytest.fixture
@@ -62,14 +85,59 @@ def test_without_a_working_c_compiler_the_package_still_builds_on_the_python_eng
     assert run.returncode == 0, run.stderr
     said = [line for line in (run.stdout + run.stderr).splitlines() if "the compiled core was not built" in line]
     assert said and "installed on the Python engine" in said[0], run.stdout[-2000:]
-    assert "solver/search.py" in names and not [name for name in names if name.endswith((".so", ".pyd"))]
+    assert "solver/search.py" in names and compiled(names) == []
+
+
+def test_where_one_module_fails_to_compile_none_is_installed_nor_left_for_the_next_build(tmp_path, once):
+    """A compiler that fails on one module (Baroness's kernel): the modules compiled before it are
+    not installed either, and the one line says so. A later build of the same tree that compiles
+    nothing ships nothing an earlier build left in build/."""
+    if shutil.which("gcc") is None:
+        pytest.skip("no gcc on this machine")
+    cc = tmp_path / "cc"
+    cc.write_text(
+        "#!/bin/sh\n"
+        "# refuses rulesets/_baroness.c; hands the rest to gcc, at -O0 to be quick\n"
+        'for arg; do case "$arg" in *_baroness.c) echo "cc: refusing $arg" >&2; exit 1;; esac; done\n'
+        'exec gcc "$@" -O0\n'
+    )
+    cc.chmod(0o755)
+    run, names = built_wheel(tmp_path, CC=str(cc))
+    assert run.returncode == 0, run.stderr
+    said = [line for line in (run.stdout + run.stderr).splitlines() if "the compiled core was not built" in line]
+    assert len(said) == 1 and "_baroness" in said[0] and "installed on the Python engine" in said[0], said
+    assert "solver/search.py" in names and compiled(names) == []
+    (lib,) = (tmp_path / "src" / "build").glob("lib.*")
+    plant(lib)
+    run, names = built_wheel(tmp_path, CC="false")  # which compiles nothing
+    assert run.returncode == 0, run.stderr
+    assert "the compiled core was not built" in run.stdout + run.stderr and compiled(names) == []
+
+
+@pytest.mark.parametrize("environment", [{"CC": "false"}, {NO_EXTENSIONS: "1"}])
+def test_an_editable_install_that_compiles_nothing_leaves_no_earlier_build_beside_the_sources(
+    tmp_path, once, environment
+):
+    """An editable install imports the compiled modules beside the sources: one that builds none
+    must not leave an earlier build's there."""
+    sources = source_copy(tmp_path / "src")
+    plant(sources)
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    install = [sys.executable, "-m", "pip", "--python", str(venv / "bin" / "python"), "install", "--no-deps", "-v"]
+    run = subprocess.run(
+        [*install, "-e", str(sources)], capture_output=True, text=True, env={**os.environ, **environment}
+    )
+    assert run.returncode == 0, run.stderr
+    assert "the compiled core was not built" in run.stdout + run.stderr
+    assert compiled([str(path) for path in sources.glob("*/_*")]) == []
 
 
 def test_patience_no_extensions_builds_no_extension(tmp_path, once):
     run, names = built_wheel(tmp_path, PATIENCE_NO_EXTENSIONS="1")
     assert run.returncode == 0, run.stderr
     assert "PATIENCE_NO_EXTENSIONS is set" in run.stdout + run.stderr
-    assert "rulesets/accordion.py" in names and not [name for name in names if name.endswith((".so", ".pyd"))]
+    assert "rulesets/accordion.py" in names and compiled(names) == []
 
 
 def test_the_engine_in_use_is_named(engine):
