@@ -6,16 +6,13 @@ specification and the fallback.
 aiohttp, yarl and frozenlist) forces the Python engine. It is read at every search, so a program
 or a test may switch engines as it goes. Either way a search answers a
 :class:`~solver.result.SearchResult` in the game's own moves (the kernel's move codes turned back
-by the ruleset's ``decode``, code by code), with ``engine`` naming the engine.
-
-The build installs every compiled module or none (setup.py), but an installation put together
-by hand may lack some: a game whose kernel does not import searches on the Python engine, its
-records say so, and :func:`status` names what is missing and which games it leaves to Python.
+by the ruleset's ``decode``, code by code), with ``engine`` naming the engine. A game whose
+kernel does not import (an installation put together by hand may lack some) is searched by the
+Python engine; solver.service.engines names the engine in use for ``patience --version``.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 from collections.abc import Hashable, Sequence
 from types import ModuleType
@@ -31,18 +28,6 @@ Move = TypeVar("Move", bound=Hashable)
 NATIVE, PYTHON = "native", "python"
 #: The environment variable that forces the Python engine (and skips building the extensions).
 NO_EXTENSIONS = "PATIENCE_NO_EXTENSIONS"
-#: The compiled modules, as setup.py builds them: the engine's, then the rulesets' kernels.
-COMPILED = (
-    "solver._protocol",
-    "solver._table",
-    "solver._search",
-    "solver._graph",
-    "rulesets._accordion",
-    "rulesets._royal_marriage",
-    "rulesets._amazons",
-    "rulesets._baroness",
-    "rulesets._thirteens",
-)
 
 
 def compiled_core() -> ModuleType | None:
@@ -54,38 +39,6 @@ def compiled_core() -> ModuleType | None:
     except ImportError:
         return None
     return _search
-
-
-def status() -> str:
-    """The engine searches use, in words (for ``patience --version``): ``native``, ``python``,
-    or, where the compiled core is only partly installed, ``mixed``, naming what is missing and
-    the games the Python engine searches for want of it."""
-    if os.environ.get(NO_EXTENSIONS):
-        return f"{PYTHON} ({NO_EXTENSIONS} is set)"
-    missing = [name for name in COMPILED if not _imports(name)]
-    if not missing:
-        return f"{NATIVE} (the compiled core)"
-    if len(missing) == len(COMPILED):
-        return f"{PYTHON} (the compiled core was not built: see the README's installation notes)"
-    partly = f"the compiled core is partly installed: {', '.join(missing)} missing"
-    from rulesets import families
-    from solver.service.setup import Setup
-
-    presets = [variant.name for family in families().values() for variant in family.variants]
-    on_python = [preset for preset in presets if engine_for(Setup.of(preset).game) == PYTHON]
-    if len(on_python) == len(presets):
-        return f"{PYTHON} ({partly}; every game searches on the Python engine)"
-    if not on_python:
-        return f"{NATIVE} ({partly}; no game needs {'it' if len(missing) == 1 else 'them'})"
-    return f"mixed ({partly}; {', '.join(on_python)} search on the Python engine)"
-
-
-def _imports(module: str) -> bool:
-    try:
-        importlib.import_module(module)
-    except ImportError:
-        return False
-    return True
 
 
 def kernel_of(game: Any) -> Any | None:

@@ -22,7 +22,8 @@ from pathlib import Path
 import pytest
 from helpers import run_cli
 
-from solver.engine import COMPILED, NO_EXTENSIONS, compiled_core, status
+from solver.engine import NO_EXTENSIONS, compiled_core
+from solver.service.engines import COMPILED, status
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -205,7 +206,7 @@ def test_a_compiled_module_missing_at_run_time_is_named_and_each_record_names_it
 
 
 def test_the_engine_knows_every_module_the_build_compiles():
-    """solver.engine.COMPILED, which --version looks for, is setup.py's MODULES."""
+    """solver.service.engines.COMPILED, which --version looks for, is setup.py's MODULES."""
     tree = ast.parse((ROOT / "setup.py").read_text(encoding="utf-8"))
     built = next(node.value for node in tree.body if isinstance(node, ast.Assign) and node.targets[0].id == "MODULES")
     assert ast.literal_eval(built) == COMPILED
