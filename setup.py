@@ -1,18 +1,23 @@
 """Builds the compiled core: the Cython engine and kernels beside the Python modules they mirror.
 
-They are optional extensions. With ``PATIENCE_NO_EXTENSIONS`` set (to anything but the empty
-string, as multidict, yarl and frozenlist read theirs) none is built; where Cython or a working C
-compiler is missing the build says so in one line and the package installs on its Python engine
-alone (``patience --version`` names the engine in use). Everything else is in pyproject.toml.
+They are optional extensions, installed all or none. With ``PATIENCE_NO_EXTENSIONS`` set (to
+anything but the empty string, as multidict, yarl and frozenlist read theirs) none is built; where
+Cython or a working C compiler is missing, or the compiler fails on any one module, the build says
+so in one line and the package installs on its Python engine alone, without any compiled module
+(``patience --version`` names the engine in use). Everything else is in pyproject.toml.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+from importlib.machinery import EXTENSION_SUFFIXES
 
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.command.build_py import build_py
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
 
 #: The compiled modules, each beside the Python module it mirrors (``solver/_search.pyx`` beside
 #: ``solver/search.py``); ``solver/_protocol.pxd`` declares the kernel that every one of them knows.
@@ -53,16 +58,45 @@ def _extensions() -> list[Extension]:
     )
 
 
+def _remove_compiled(folder: str) -> None:
+    """Delete the compiled modules in ``folder``: a build's lib directory (what the wheel is made
+    of), or the sources (where an editable install keeps them)."""
+    for name in MODULES:
+        for suffix in EXTENSION_SUFFIXES:
+            path = os.path.join(folder, *name.split(".")) + suffix
+            if os.path.exists(path):
+                os.remove(path)
+
+
 class OptionalBuildExt(build_ext):
-    """Builds every compiled module or, when the compiler fails, none: one line says why, and the
-    package installs on its Python engine."""
+    """Builds every compiled module or, when the compiler fails, installs none: one line says
+    why, and the package installs on its Python engine. Only the modules this build compiled are
+    installed, never those an earlier one left in build/ (setuptools would skip compiling a
+    module whose file there looks up to date)."""
 
     def run(self) -> None:
+        in_place = self.inplace  # an editable install's (setuptools clears it while it builds)
+        _remove_compiled(self.build_lib)
         try:
             super().run()
         except Exception as error:  # a missing or failing compiler: CompileError, PlatformError, OSError
+            _remove_compiled(self.build_lib)  # those compiled before the failure
+            if in_place:
+                _remove_compiled(ROOT)  # an earlier build's, which the editable install would import
             print(SKIPPED.format(why=f"{type(error).__name__}: {error}".strip()), file=sys.stderr)
             self.extensions = []
 
 
-setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt})
+class PythonOnlyBuildPy(build_py):
+    """Where no compiled module is to be built (build_ext does not run), an editable install
+    leaves none of an earlier build's beside the sources. (A wheel's files need no such care: a
+    build without extensions gathers them in build/lib, where no build of the compiled core
+    writes.)"""
+
+    def run(self) -> None:
+        super().run()
+        if self.editable_mode and not self.distribution.ext_modules:
+            _remove_compiled(ROOT)
+
+
+setup(ext_modules=_extensions(), cmdclass={"build_ext": OptionalBuildExt, "build_py": PythonOnlyBuildPy})

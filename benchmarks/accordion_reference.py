@@ -34,6 +34,7 @@ from solver import engine, search
 from solver.replay import checked
 from solver.result import Limits, SearchResult
 from solver.search import RESTART_NODES
+from solver.service import engines
 from solver.service.setup import Setup
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "accordion-reference.tsv"
@@ -211,7 +212,7 @@ def main() -> int:
     if args.only_lost:
         rows = [row for row in rows if row["solvable"] == "no"]
     game = Setup.of("accordion").game
-    print(f"engine: {engine.status()}" + (", beside the Python engine" if args.python else ""))
+    print(f"engine: {engines.status()}" + (", beside the Python engine" if args.python else ""))
     other: Against | PythonEngine | None = None
     if args.python:
         other = PythonEngine(game, args.max_seconds, restarts)

@@ -28,6 +28,7 @@ from rulesets import DECLARED
 from solver import engine, search
 from solver.replay import checked
 from solver.result import Limits, SearchResult, Verdict
+from solver.service import engines
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
 
@@ -128,7 +129,7 @@ def main() -> int:
     args = parser.parse_args()
     seeds = [seed for low, high in parse_seeds(args.seeds) for seed in range(low, high + 1)]
     limits = Limits(max_nodes=args.max_nodes, max_seconds=args.max_seconds)
-    print(f"engine: {engine.status()}; seeds {args.seeds}; limits {limits}")
+    print(f"engine: {engines.status()}; seeds {args.seeds}; limits {limits}")
     header = f"{'preset':<18}{'deals':>6}{'native s':>10}{'python s':>10}{'native st/s':>13}{'python st/s':>13}"
     print(header + f"{'ratio':>7}{'native deals/s':>16}{'python deals/s':>16}{'native worst':>14}")
     failed = False

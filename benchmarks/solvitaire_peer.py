@@ -41,6 +41,7 @@ from rulesets.cards import RANKS, parse_cards
 from solver import engine
 from solver.replay import checked
 from solver.result import Limits
+from solver.service import engines
 from solver.service.setup import Setup
 
 REFERENCE = Path(__file__).resolve().parent.parent / "tests" / "data" / "accordion-reference.tsv"
@@ -208,7 +209,7 @@ def main() -> int:
     if args.only_lost:
         rows = [row for row in rows if row["solvable"] == "no"]
     game = Setup.of("accordion").game
-    print(f"engine: {engine.status()}")
+    print(f"engine: {engines.status()}")
     groups: dict[str, Group] = {}
     found: list[str] = []
     other_states: list[str] = []

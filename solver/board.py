@@ -230,7 +230,9 @@ class Game:
         return self._played[before:]
 
     def copy(self) -> Game:
-        """An independent game at the same point, with the same moves played."""
+        """An independent game at the same point, with the same moves played: a move played or
+        taken back on either leaves the other where it was. ``copy.copy`` and ``copy.deepcopy``
+        give one too."""
         twin = object.__new__(Game)
         twin.__dict__.update(self.__dict__, _states=list(self._states), _played=list(self._played))
         return twin
@@ -267,6 +269,9 @@ class Game:
         rest = [code for code in unseen(self._rules, position) if code not in turned]  # still sorted
         state = arranged(self._rules, position, [*turned, *rest])
         return Concealed(self._rules.apply(state, move), position.hidden - len(turned))
+
+    # copy.copy's own shallow copy would share the lists of positions and moves with the original.
+    __copy__ = copy
 
     # --- asking the solver -------------------------------------------------------------------
 

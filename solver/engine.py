@@ -6,7 +6,9 @@ specification and the fallback.
 aiohttp, yarl and frozenlist) forces the Python engine. It is read at every search, so a program
 or a test may switch engines as it goes. Either way a search answers a
 :class:`~solver.result.SearchResult` in the game's own moves (the kernel's move codes turned back
-by the ruleset's ``decode``, code by code), with ``engine`` naming the engine.
+by the ruleset's ``decode``, code by code), with ``engine`` naming the engine. A game whose
+kernel does not import (an installation put together by hand may lack some) is searched by the
+Python engine; solver.service.engines names the engine in use for ``patience --version``.
 """
 
 from __future__ import annotations
@@ -42,15 +44,6 @@ def compiled_core() -> ModuleType | None:
     except ImportError:
         return None
     return _search
-
-
-def status() -> str:
-    """The engine searches use, in words (for ``patience --version``)."""
-    if os.environ.get(NO_EXTENSIONS):
-        return f"{PYTHON} ({NO_EXTENSIONS} is set)"
-    if compiled_core() is None:
-        return f"{PYTHON} (the compiled core was not built: see the README's installation notes)"
-    return f"{NATIVE} (the compiled core)"
 
 
 def kernel_of(game: Any) -> Any | None:
@@ -198,6 +191,12 @@ def _counting(decide: Decide) -> tuple[Decide, list[int]]:
         return won, expanded
 
     return counted, nodes
+
+
+def chance_engine(rules: Any, searched: Any) -> str:
+    """NATIVE or PYTHON: the engine that judges a face-down stock of ``rules`` (its
+    full-information positions searched by ``searched``)."""
+    return PYTHON if _chance_kernels(rules, searched) is None else NATIVE
 
 
 def _chance_kernels(rules: Any, searched: Any) -> tuple[ModuleType, Any, Any] | None:

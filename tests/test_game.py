@@ -4,6 +4,7 @@ the same engine) for the position reached."""
 
 from __future__ import annotations
 
+import copy
 import doctest
 import random
 
@@ -62,6 +63,28 @@ def test_undo_takes_play_back_to_each_earlier_position(preset: str) -> None:
         assert game.position == positions[-1]
     with pytest.raises(IndexError, match="no move to undo"):
         game.undo()
+
+
+COPIES = {"copy.copy": copy.copy, "copy.deepcopy": copy.deepcopy, "Game.copy": solver.Game.copy}
+
+
+@pytest.mark.parametrize("how", COPIES)
+@pytest.mark.parametrize("preset", [variant for info in solver.games() for variant in info.variants])
+def test_a_copy_plays_and_undoes_apart_from_its_original(preset: str, how: str) -> None:
+    """copy.copy and copy.deepcopy give an independent game, as copy() does: a move played or
+    taken back on either side leaves the other where it was."""
+    rng = random.Random(preset)
+    game = solver.Game(preset, seed=rng.randint(1, 10**6))
+    first = game.play(rng.choice(game.legal_moves))
+    there = game.position
+    twin = COPIES[how](game)
+    assert type(twin) is solver.Game and (twin.moves, twin.position) == ([first], there)
+    ahead = twin.play(rng.choice(twin.legal_moves))
+    assert (game.moves, game.position) == ([first], there)  # the copy's move is not the original's
+    assert game.undo() == first and twin.moves == [first, ahead]  # nor the original's undo the copy's
+    other = game.play(rng.choice(game.legal_moves))
+    assert twin.undo() == ahead and (twin.moves, twin.position) == ([first], there)
+    assert game.moves == [other] and twin.undo() == first and game.moves == [other]
 
 
 def test_an_illegal_move_is_refused_and_nothing_changes() -> None:

@@ -100,7 +100,7 @@ class Version(argparse.Action):
     def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
         from importlib.metadata import version
 
-        from solver.engine import status
+        from solver.service.engines import status
 
         print(f"patience {version('patience-solver')}, engine: {status()}")
         parser.exit()

@@ -10,7 +10,7 @@ from typing import Any, NamedTuple
 from rulesets.concealed import write_concealed
 from rulesets.notation import is_deal
 from solver.chance import MOST_SEED, Chance, ChanceStats, Concealed, Tally, every_order, turned_up, unseen
-from solver.engine import best_chance, engine_for, hindsight
+from solver.engine import best_chance, chance_engine, hindsight
 from solver.errors import OptionError
 from solver.result import Limits
 from solver.service.setup import Setup, number_text
@@ -97,7 +97,7 @@ class Judged(NamedTuple):
             **self.worth.fields(),
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
-            "engine": engine_for(setup.game),
+            "engine": chance_engine(setup.legal, setup.game),
         }
 
 
