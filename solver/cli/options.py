@@ -245,7 +245,7 @@ POSITION = Argument(
     "position",
     "A game in progress as one line: sections 'name: cards' separated by '|', piles by '/', "
     "'-' for none, e.g. 'row: AS 7H 9D'; each game's form, with an example: 'patience describe GAME'. "
-    "For solve and hint, a face-down stock goes in braces: 'stock: {30}' (docs/face-down.md).",
+    "For solve and hint, a face-down stock goes in braces: 'stock: {30}', as the player sees it.",
     metavar="POSITION",
 )
 MAX_NODES = Argument(
