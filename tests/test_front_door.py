@@ -63,7 +63,7 @@ def test_the_two_set_up_commands_are_the_readme_contract() -> None:
     assert install == (
         "python3 -m venv .venv && .venv/bin/pip install -e '.[test]' && .venv/bin/patience solve accordion --seed 7"
     )
-    assert tests == ".venv/bin/python -m pytest -q -n 2"
+    assert tests == ".venv/bin/python -m pytest -q"
     ci = (ROOT / ".ci" / "run").read_text(encoding="utf-8")
     assert "python3 -m venv .venv\n" in ci and ".venv/bin/pip install -q -e '.[test]'\n" in ci
     assert ci.rstrip().endswith(tests)
