@@ -4,8 +4,8 @@ most face-down cards each preset's exact chance answers within a budget.
 Part 1, per preset: a deal's opening with its whole stock face down, its ``clairvoyant`` share
 drawn from N orders (solver.engine.hindsight, as ``solve`` and ``hint`` count them), beside
 N PySolFC deals solved one by one as a survey's worker does (solve_from: search and replay), in
-one run, in turns. Part 2, per preset: PySolFC deal 1 played along its best line (or at random
-where it is lost) to a point where h cards are left in the stock, those turned face down; h grows
+one run, in turns. Part 2, per preset: the first PySolFC deal that, played at random, comes to h
+cards left in the stock, those turned face down; h grows
 until the exact chance no longer answers within the largest budget; each budget's row says the
 most face-down cards answered within it.
 
@@ -46,19 +46,17 @@ def sampled_against_surveyed(preset: str, count: int) -> tuple[float, float]:
 
 
 def midgame(setup: Setup, hidden: int) -> Any:
-    """Deal 1 played at random (seeded) until ``hidden`` cards are left in the stock, those face
-    down; None where play ends first."""
+    """The first of PySolFC deals 1 to 200 that, played at random (seeded by its number), comes
+    to ``hidden`` cards left in the stock, those face down; None where none does."""
     game: Any = setup.legal
-    chooser = random.Random(1)
-    state = game.start(setup.deal(seed=1))
-    while len(game.stock(state)) > hidden:
-        moves = list(game.moves(state))
-        if not moves:
-            return None
-        state = game.apply(state, chooser.choice(moves))
-    if len(game.stock(state)) != hidden:
-        return None
-    return conceal(game, state, hidden)
+    for seed in range(1, 201):
+        chooser = random.Random(seed)
+        state = game.start(setup.deal(seed=seed))
+        while len(game.stock(state)) > hidden and game.moves(state):
+            state = game.apply(state, chooser.choice(list(game.moves(state))))
+        if len(game.stock(state)) == hidden:
+            return conceal(game, state, hidden)
+    return None
 
 
 def most_exact(preset: str, budgets: tuple[float, ...], most: int) -> list[tuple[int, float]]:

@@ -178,6 +178,7 @@ FACE_DOWN = [
 ]
 
 
+@pytest.mark.one_engine
 @pytest.mark.parametrize(("variant", "text"), FACE_DOWN)
 def test_both_engines_count_the_same_orders_alike(variant: str, text: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled sampling against the Python engine, its referee: the same orders drawn (the
@@ -196,6 +197,7 @@ def test_both_engines_count_the_same_orders_alike(variant: str, text: str, monke
     assert sum(native[0]) == 40
 
 
+@pytest.mark.one_engine
 def test_every_order_of_few_cards_is_counted_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
     from solver import engine as engines
 
@@ -210,6 +212,7 @@ def test_every_order_of_few_cards_is_counted_on_both_engines(monkeypatch: pytest
 PARLETT_FIVE = "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC {5H 8C 4S 5S 5C}"
 
 
+@pytest.mark.one_engine
 @pytest.mark.parametrize(
     ("variant", "text"),
     [
