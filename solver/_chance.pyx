@@ -17,7 +17,7 @@ from libc.string cimport memcpy
 
 from solver._digest cimport patience_digest
 from solver._protocol cimport Kernel
-from solver._search cimport _cpu_seconds, search_state
+from solver._search cimport UNKNOWN, WON, _cpu_seconds, search_state
 from solver._table cimport DigestSet
 
 from solver._table import TableMemory as _Memory
@@ -29,7 +29,6 @@ cdef extern from "Python.h":
 DEF MULTIPLIER = 6364136223846793005
 DEF INCREMENT = 1442695040888963407
 DEF HIGH = 33
-DEF WON = 0
 DEF MOST_HIDDEN = 64
 
 
@@ -156,7 +155,6 @@ DEF NO_LIMIT = 0
 DEF NODES = 1
 DEF SECONDS = 2
 DEF MEMORY = 3
-DEF UNKNOWN = 2
 # What one entry of the value table costs: its digest and its value (solver.chance's is a dict's).
 DEF ENTRY_BYTES = 16
 DEF FIRST_SLOTS = 1024

@@ -7,6 +7,15 @@ from solver._protocol cimport Kernel
 from solver._table cimport DigestSet
 
 
+# How a run ended (solver.search._Run's verdict; CUT is None there: its restart cap cut it): what
+# search_state answers.
+cdef enum:
+    WON = 0
+    LOST = 1
+    UNKNOWN = 2
+    CUT = 3
+
+
 # The process's CPU seconds (the clock of every limit of the compiled searches).
 cdef double _cpu_seconds() noexcept
 

@@ -38,11 +38,7 @@ cdef extern from "Python.h":
 DEF CHECK_EVERY = 1024
 DEF NO_CAP = 0x7FFFFFFFFFFFFFFF
 
-# How a run ended (solver.search._Run's verdict; CUT is None there: its restart cap cut it).
-DEF WON = 0
-DEF LOST = 1
-DEF UNKNOWN = 2
-DEF CUT = 3
+# How a run ended: WON, LOST, UNKNOWN, CUT (solver/_search.pxd, which solver/_chance.pyx reads too).
 # Which limit stopped it.
 DEF NO_LIMIT = 0
 DEF NODES = 1
