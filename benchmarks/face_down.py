@@ -36,7 +36,7 @@ def sampled_against_surveyed(preset: str, count: int) -> tuple[float, float]:
     start = game.start(setup.deal(seed=1))
     position = conceal(game, start, len(game.stock(start)))
     started = time.process_time()
-    tallies, _ = hindsight(game, setup.game, position, count, 1, False)
+    tallies, _ = hindsight(game, setup.game, position, count, 1, (None,))
     sampled = time.process_time() - started
     assert sum(tallies[0]) == count
     started = time.process_time()

@@ -76,15 +76,15 @@ cdef bint _next_order(uint8_t* cards, int count) noexcept:
 
 def hindsight(
     Kernel rules not None, Kernel search not None, bytes start not None, int hidden, int64_t samples,
-    uint64_t seed, bint every, bint with_moves, max_nodes=None, max_seconds=None, max_memory=None, restart_nodes=1000,
+    uint64_t seed, bint every, targets, max_nodes=None, max_seconds=None, max_memory=None, restart_nodes=1000,
 ):
     """For the position ``start`` (a flat state of ``rules``) whose stock ends in ``hidden``
     face-down cards: every order of them (``every``) or ``samples`` drawn from ``seed``, each
     decided with every card known by ``search`` (the kernel searched: ``rules`` with its
-    reductions), for the position and, ``with_moves``, after each of its moves in ``rules``'s
+    reductions), for each of ``targets``: 0 the position, i after its i-th move in ``rules``'s
     order (the same whatever the face-down order: the rules look only at what is seen). Returns
-    (tallies, wins, nodes): per target (the position, then each move) [won, lost, unknown]; each
-    win as (target, order, line of codes); the states expanded in all."""
+    (tallies, wins, nodes): per target [won, lost, unknown]; each win as (its place in targets, order, line of
+    codes); the states expanded in all."""
     cdef const uint8_t* root = rules._checked(start)
     cdef int length = 0
     cdef int offset = rules.stock_span(root, &length)
@@ -94,7 +94,12 @@ def hindsight(
     cdef int32_t* codes = <int32_t*>malloc(sizeof(int32_t) * max(rules.max_moves, 1))
     if codes == NULL:
         raise MemoryError()
-    cdef int targets = 1 + (rules.moves(root, codes) if with_moves else 0)
+    cdef int count = rules.moves(root, codes), chosen
+    cdef list wanted = [int(target) for target in targets]
+    for target in wanted:
+        if not 0 <= target <= count:
+            free(codes)
+            raise ValueError(f"no target {target}: the position has {count} moves")
     cdef uint8_t sorted_cards[MOST_HIDDEN]
     cdef uint8_t order[MOST_HIDDEN]
     cdef uint8_t held
@@ -112,7 +117,7 @@ def hindsight(
         free(codes)
         raise MemoryError()
     memcpy(arranged, root, rules.state_size)
-    cdef list tallies = [[0, 0, 0] for _ in range(targets)]
+    cdef list tallies = [[0, 0, 0] for _ in wanted]
     cdef list wins = []
     cdef list line
     cdef int64_t nodes = 0, total = 0, done = 0
@@ -127,7 +132,8 @@ def hindsight(
                 _shuffle(order, hidden, &seed)
             memcpy(arranged + at, order, hidden)
             position = arranged[: rules.state_size]
-            for target in range(targets):
+            for chosen in range(len(wanted)):
+                target = wanted[chosen]
                 if target == 0:
                     state = position
                 else:
@@ -137,9 +143,9 @@ def hindsight(
                 table = DigestSet(_Memory(max_memory))
                 verdict = search_state(search, state, table, max_nodes, max_seconds, restart_nodes, &nodes, line)
                 total += nodes
-                tallies[target][verdict] += 1
+                tallies[chosen][verdict] += 1
                 if verdict == WON:
-                    wins.append((target, order[:hidden], tuple(line)))
+                    wins.append((chosen, order[:hidden], tuple(line)))
             done += 1
             PyErr_CheckSignals()  # a search too short to look at the signals itself
     finally:

@@ -140,22 +140,24 @@ def hindsight(
     position: Concealed,
     samples: int,
     seed: int,
-    with_moves: bool,
+    targets: Sequence[Hashable | None],
     limits: Limits = NO_LIMITS,
 ) -> tuple[list[Tally], int]:
-    """:func:`solver.chance.hindsight` for the position and, ``with_moves``, after each of its
-    moves (``rules.moves`` order), on the engine :func:`engine_for` names for ``searched``: the
-    tallies (the position's first) and the states expanded. Both engines judge the same orders
-    (solver.chance.Draw), and every win counted has replayed through the rules."""
+    """:func:`solver.chance.hindsight` for each of ``targets`` (None: the position itself; else
+    one of its legal moves in ``rules``, judged after it), on the engine :func:`engine_for` names
+    for ``searched``: the tallies in the order of ``targets``, and the states expanded. Every
+    target is judged on the same orders (solver.chance.Draw, the same on both engines), and every
+    win counted has replayed through the rules."""
     every = every_order(position.hidden, samples)
-    moves = tuple(rules.moves(position.state)) if with_moves else ()
     compiled = _chance_kernels(rules, searched)
     if compiled is None:
         drawn = orders(unseen(rules, position), samples, seed)
         decide, nodes = _counting(decider(searched))
-        tallies = [hindsight_of(rules, position, drawn, decide, limits, move) for move in (None, *moves)]
+        tallies = [hindsight_of(rules, position, drawn, decide, limits, target) for target in targets]
         return tallies, nodes[0]
     core, kernel, search_kernel = compiled
+    moves = tuple(rules.moves(position.state)) if any(target is not None for target in targets) else ()
+    indices = [0 if target is None else moves.index(target) + 1 for target in targets]
     counts, wins, nodes = core.hindsight(
         kernel,
         search_kernel,
@@ -164,16 +166,17 @@ def hindsight(
         samples,
         seed,
         every,
-        with_moves,
+        indices,
         max_nodes=limits.max_nodes,
         max_seconds=limits.max_seconds,
         max_memory=limits.max_memory,
         restart_nodes=search.RESTART_NODES,
     )
-    for target, order, codes in wins:  # the referee: each win replayed through the rules
+    for chosen, order, codes in wins:  # the referee: each win replayed through the rules
         start = arranged(rules, position, order)
-        if target:
-            start = rules.apply(start, moves[target - 1])
+        target = targets[chosen]
+        if target is not None:
+            start = rules.apply(start, target)
         line = decoded(searched, codes)
         outcome = replay(searched, start, line)
         if outcome.illegal_at is not None or not searched.is_won(outcome.final):

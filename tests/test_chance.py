@@ -189,9 +189,13 @@ def test_both_engines_count_the_same_orders_alike(variant: str, text: str, monke
     if engines.compiled_chance() is None or engines.kernel_of(setup.game) is None:
         pytest.skip("the compiled core is not built or not used here")
     position = read_concealed(setup.family, setup.legal, setup.title(), text)
-    native, _ = engines.hindsight(setup.legal, setup.game, position, 40, 9, True, UNLIMITED)
+    native, _ = engines.hindsight(
+        setup.legal, setup.game, position, 40, 9, (None, *setup.legal.moves(position.state)), UNLIMITED
+    )
     monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
-    python, _ = engines.hindsight(setup.legal, setup.game, position, 40, 9, True, UNLIMITED)
+    python, _ = engines.hindsight(
+        setup.legal, setup.game, position, 40, 9, (None, *setup.legal.moves(position.state)), UNLIMITED
+    )
     assert native == python
     assert len(native) == 1 + len(setup.legal.moves(position.state))
     assert sum(native[0]) == 40
@@ -203,9 +207,13 @@ def test_every_order_of_few_cards_is_counted_on_both_engines(monkeypatch: pytest
 
     setup = Setup.of("parlett")
     position = read_concealed(setup.family, setup.legal, setup.title(), PARLETT_FIVE)
-    native, _ = engines.hindsight(setup.legal, setup.game, position, 1000, 1, True, UNLIMITED)
+    native, _ = engines.hindsight(
+        setup.legal, setup.game, position, 1000, 1, (None, *setup.legal.moves(position.state)), UNLIMITED
+    )
     monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
-    python, _ = engines.hindsight(setup.legal, setup.game, position, 1000, 1, True, UNLIMITED)
+    python, _ = engines.hindsight(
+        setup.legal, setup.game, position, 1000, 1, (None, *setup.legal.moves(position.state)), UNLIMITED
+    )
     assert native == python and sum(native[0]) == 120
 
 

@@ -222,7 +222,7 @@ def test_every_argument_fills_a_keyword_parameter_of_its_command():
     from solver.cli.application import COMMANDS
 
     assert [command.name for command in COMMANDS] == [
-        *("games", "describe", "deal", "solve", "verify", "hint", "survey", "report")
+        *("games", "describe", "deal", "solve", "verify", "hint", "play", "survey", "report")
     ]
     for command in COMMANDS:
         parameters = inspect.signature(command.function).parameters

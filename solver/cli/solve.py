@@ -244,15 +244,7 @@ def verify_command(
     print(f"valid: {legal}; {reached}")
     if not verdict_code or found.won:
         return ExitCode.OK
-    return ExitCode.UNKNOWN if _moves_left(setup, start, written.moves) else ExitCode.LOST
-
-
-def _moves_left(setup: Setup, start: Any, moves: Sequence[str]) -> bool:
-    """Whether a legal line (already verified) stops where a move is still left to play."""
-    rules, state = setup.legal, start
-    for text in moves:
-        state = rules.apply(state, rules.parse_move(state, text))
-    return bool(rules.moves(state))
+    return ExitCode.LOST if found.ended else ExitCode.UNKNOWN
 
 
 def _one_start(deals: Deals) -> tuple[list[Card] | None, Any]:
@@ -474,7 +466,8 @@ COMMANDS = (
             switch(
                 "--verdict-code",
                 "verdict_code",
-                "Exit with 0 if the line wins, 4 if it ends the game (no move left) without a win, "
+                "Exit with 0 if the line wins, 4 if it ends the game without a win (no move left, or each "
+                "move left brings back a position the line reached), "
                 "5 if it stops with moves left (for scripts; an invalid line is 1 either way).",
             ),
         ),

@@ -139,9 +139,9 @@ def judge(
     rng_seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     check_draw(samples, rng_seed)
     game: Any = setup.legal
-    tallies, _ = hindsight(game, setup.game, position, samples, rng_seed, with_moves, limits)
-    every = every_order(position.hidden, samples)
     moves = tuple(game.moves(position.state)) if with_moves else ()
+    tallies, _ = hindsight(game, setup.game, position, samples, rng_seed, (None, *moves), limits)
+    every = every_order(position.hidden, samples)
     if every and tallies[0].won == 0 and not tallies[0].unknown:
         # No order can be won, after any move either: nor can a player who does not see them
         # (chance <= clairvoyant), and the exact search is spared.

@@ -15,6 +15,7 @@ import sys
 from typing import Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
+from rulesets.dealt import read_move
 from rulesets.family import OptionError
 from rulesets.notation import MoveError, UnreadableMove
 from solver.protocol import NO_SCORE
@@ -462,13 +463,22 @@ def _rules_difference(record: Record, setup: Setup) -> str | None:
 class Verification(NamedTuple):
     """What replaying a line showed: the moves replayed, the first illegal move (why, in a line)
     if any, whether the game was won, the score reached (None before an end), and the first of
-    the record's claims the moves do not bear out, if any."""
+    the record's claims the moves do not bear out, if any; and whether the line ends the game
+    (see :func:`is_over`)."""
 
     moves: int
     illegal: str | None
     won: bool
     reached: int | None
     broken_claim: str | None
+    ended: bool = False
+
+
+def is_over(rules: Any, state: Any, reached: set[bytes]) -> bool:
+    """Whether a game is over in ``state``: no move is left, or every move left brings back a
+    position already reached (``reached``: their keys), as a played game ends (solver.players:
+    else unlimited redeals would never end)."""
+    return all(rules.key(rules.apply(state, move)) in reached for move in rules.moves(state))
 
 
 def verify(setup: Setup, start: Any, solution: Solution) -> Verification:
@@ -478,9 +488,10 @@ def verify(setup: Setup, start: Any, solution: Solution) -> Verification:
     ruleset, record = setup.legal, solution.record  # held to every legal move, not the search's
     state = start
     moves: list[Any] = []
+    seen = {ruleset.key(state)}  # the positions the line reached, for is_over
     for number, text in enumerate(solution.moves, 1):
         try:
-            move = ruleset.parse_move(state, text)
+            move = read_move(ruleset, state, text)
         except UnreadableMove as error:
             raise MoveError(f"{solution.where(number)}: {error}") from None
         except ValueError as error:
@@ -496,11 +507,12 @@ def verify(setup: Setup, start: Any, solution: Solution) -> Verification:
             )
         moves.append(move)
         state = outcome.final
+        seen.add(ruleset.key(state))
     won = ruleset.is_won(state)
     score = ruleset.score(state)
     reached = None if score == NO_SCORE else score
     broken = None if record is None else _broken_claim(record, setup, start, moves, won, reached)
-    return Verification(len(moves), None, won, reached, broken)
+    return Verification(len(moves), None, won, reached, broken, is_over(ruleset, state, seen))
 
 
 def _broken_claim(

@@ -1,0 +1,139 @@
+"""The ``play`` command: a player that cannot see the stock plays one deal or position to its end.
+Its services are imported when it runs (see :mod:`solver.cli.solve`)."""
+
+from collections.abc import Sequence
+from typing import Any
+
+from solver.cli.errors import print_whole
+from solver.cli.options import DEAL, GAME, POSITION, RULES, SEED, Argument, Command, switch, whole
+
+
+def player_names(_: Any = None) -> list[str]:
+    """The players ``--player`` takes (for the help and the shell's completion)."""
+    from solver.players import PLAYERS
+
+    return list(PLAYERS)
+
+
+def play_command(
+    *,
+    game: str,
+    player: str,
+    seed: int | None = None,
+    deal: str | None = None,
+    position: str | None = None,
+    variant: str | None = None,
+    option: Sequence[str] = (),
+    samples: int | None = None,
+    rng_seed: int | None = None,
+    as_json: bool = False,
+    show: bool = False,
+) -> int:
+    """Play one game to its end, seeing only what a player at the table sees: the stock's cards
+    are face down until dealt. The moves replay through 'verify' (a deal names the cards it
+    turned up); the game ends won, or when no move is left that does not bring back a position
+    already reached."""
+    import json
+
+    from solver.cli.errors import UsageError
+    from solver.cli.solve import Deals
+    from solver.service.playing import dealt, make_player, placed, play
+    from solver.service.setup import Setup
+
+    if sum(value is not None for value in (seed, deal, position)) != 1:
+        raise UsageError("give exactly one of --seed, --deal or --position")
+    setup = Setup.of(game, variant, option)
+    chosen = make_player(player, samples, rng_seed)
+    if position is not None:
+        opening = placed(setup, setup.concealed(position), rng_seed)
+    else:
+        ((found_seed, cards, _, _),) = Deals(setup, seed, deal, None)
+        assert cards is not None
+        opening = dealt(setup, cards, found_seed)
+    played = play(setup, opening, chosen)
+    if as_json:
+        print_whole(json.dumps(played.record()))
+        return 0
+    print_whole("\n".join(_lines(played, show)))
+    return 0
+
+
+def _lines(played: Any, show: bool) -> list[str]:
+    """The game as a player reads it: what was played, move by move, and how it ended."""
+    from rulesets.dealt import read_move
+    from solver.chance import Concealed, conceal, turned_up
+    from solver.cli.solve import SHOW_WIDTH
+
+    setup, opening, record = played.setup, played.opening, played.record()
+    where = f"seed {opening.seed}" if opening.seed is not None else ("deal" if opening.deal else "position")
+    settings = ", ".join(f"{name} {value}" for name, value in record["settings"].items())
+    lines = [f"{setup.title()}, {where}", f"player: {played.player.name}" + (f" ({settings})" if settings else "")]
+    rules = setup.legal
+    position = conceal(rules, opening.start, opening.hidden) if opening.hidden else Concealed(opening.start, 0)
+    if show:
+        lines += _drawn(setup, position, SHOW_WIDTH)
+    state = opening.start
+    for number, text in enumerate(played.moves, 1):
+        lines.append(f"{number:3d}. {text}")
+        if show:
+            move = read_move(rules, state, text)
+            left = position.hidden - (turned_up(rules, position, move) if position.hidden else 0)
+            state = rules.apply(state, move)
+            position = conceal(rules, state, left) if left else Concealed(state, 0)
+            lines += _drawn(setup, position, SHOW_WIDTH)
+    label = setup.family.score_label
+    score = "" if played.score is None else f" ({label}: {played.score})"
+    if played.won:
+        lines.append(f"won{score}")
+    else:
+        lines.append(f"lost{score}: no move left that does not repeat a position (the deal may still be solvable)")
+    lines.append(f"{len(played.moves)} moves, {played.seconds:.3f} CPU seconds")
+    return lines
+
+
+def _drawn(setup: Any, position: Any, width: int) -> list[str]:
+    """The table as the player sees it (face-down cards counted, not shown), indented."""
+    from rulesets.concealed import write_concealed
+    from solver.cli.chances import _picture
+
+    picture = _picture(setup, position) if position.hidden else setup.legal.picture(position.state)
+    lines = [f"       {line}" for line in picture.text(frozenset(), width=width).splitlines()]
+    return [*lines, f"       position: {write_concealed(setup.legal, position)}"]
+
+
+COMMAND = Command(
+    "play",
+    play_command,
+    (
+        GAME,
+        Argument(
+            ("--player",),
+            "player",
+            "The player: random (a random legal move), careful (a beginner's rules) or sampling "
+            "(the move winning the most orders of the unseen cards, each solved).",
+            required=True,
+            metavar="NAME",
+            completions=player_names,
+        ),
+        SEED,
+        DEAL,
+        POSITION,
+        *RULES,
+        Argument(
+            ("--samples",),
+            "samples",
+            "The orders of the unseen cards the sampling player draws for each move [default: 100].",
+            whole,
+            metavar="K",
+        ),
+        Argument(
+            ("--rng-seed",),
+            "rng_seed",
+            "The seed of the player's draws (the same seed, the same game) [default: 1].",
+            whole,
+            metavar="N",
+        ),
+        switch("--json", "as_json", "Print the game as one JSON object."),
+        switch("--show", "show", "Draw the table after each move, as the player sees it."),
+    ),
+)

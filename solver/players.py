@@ -1,0 +1,241 @@
+"""Players: programs that play a game seeing only what a person at the table sees.
+
+At each turn a player is handed a :class:`View`: the rules, the position with its face-down cards
+held in the order of their codes (the true order is not in the object: :func:`solver.chance.conceal`
+rewrote it), and the moves it may choose. It returns one of them. :func:`play_out` keeps the true
+state apart, deals the face-down cards from it as moves turn them up, and never hands it over.
+
+A played game ends when it is won or when no move is left that does not bring back a position
+already reached in it (a repeated position changes nothing a player can use; without this rule a
+game with unlimited redeals would never end). The game is known only through the protocol, and
+the values of choices come from :mod:`solver.engine` (either engine serves).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from typing import Any, ClassVar, NamedTuple, Protocol
+
+from solver import engine
+from solver.chance import Concealed, Draw, conceal, information_key, turned_up, unseen
+from solver.protocol import NO_SCORE, Concealable, Game
+from solver.result import Limits, Verdict
+
+
+class View(NamedTuple):
+    """What a player sees at its turn: the rules (``rules`` lists every legal move; ``searched``
+    is the same game as the search takes it), the position with its face-down cards in the order
+    of their codes, and the moves it may choose (the rules' order, less those that would bring
+    back a position already reached)."""
+
+    rules: Concealable[Any, Any]
+    searched: Game[Any, Any]
+    position: Concealed
+    moves: tuple[Hashable, ...]
+
+    def unseen(self) -> tuple[int, ...]:
+        """The cards not seen yet (the face-down ones), by code: every other card has been seen."""
+        return unseen(self.rules, self.position) if self.position.hidden else ()
+
+
+class Player(Protocol):
+    """A program that picks a move from a view. One player object plays one game (it may keep
+    what it has worked out between turns, and its random draws)."""
+
+    #: The name ``--player`` takes.
+    name: ClassVar[str]
+
+    def settings(self) -> dict[str, Any]:
+        """The settings that, with the deal, fix every game it plays (for records and surveys)."""
+        ...
+
+    def choose(self, view: View) -> Hashable:
+        """One of ``view.moves`` (never called with none)."""
+        ...
+
+
+class Played(NamedTuple):
+    """A game played to its end: every move with the state it was played in (the true state,
+    which the player never saw), the final state, and whether it was won."""
+
+    moves: tuple[tuple[Any, Hashable], ...]
+    final: Any
+    won: bool
+
+
+def play_out(rules: Concealable[Any, Any], searched: Game[Any, Any], start: Any, hidden: int, player: Player) -> Played:
+    """Play ``start`` (its stock in its true order, its last ``hidden`` cards face down to the
+    player) to the end with ``player``. Cards are turned up as the rules deal them."""
+    state = start
+    position = conceal(rules, state, hidden) if hidden else Concealed(state, 0)
+    reached = {_key(rules, position)}
+    moves: list[tuple[Any, Hashable]] = []
+    while not rules.is_won(state):
+        offered = tuple(move for move in rules.moves(position.state) if _new(rules, position, move, reached))
+        if not offered:
+            break
+        move = player.choose(View(rules, searched, position, offered))
+        if move not in offered:
+            raise AssertionError(f"internal error: player {player.name} chose a move it was not offered")
+        left = position.hidden - _turned_up(rules, position, move)
+        moves.append((state, move))
+        state = rules.apply(state, move)
+        position = conceal(rules, state, left) if left else Concealed(state, 0)
+        reached.add(_key(rules, position))
+    return Played(tuple(moves), state, bool(rules.is_won(state)))
+
+
+def _new(rules: Concealable[Any, Any], position: Concealed, move: Hashable, reached: set[bytes]) -> bool:
+    """Whether ``move`` leads to a position not reached before. A move that turns up a face-down
+    card always does (fewer cards are face down than ever before)."""
+    if _turned_up(rules, position, move):
+        return True
+    return _key(rules, Concealed(rules.apply(position.state, move), position.hidden)) not in reached
+
+
+def _turned_up(rules: Concealable[Any, Any], position: Concealed, move: Hashable) -> int:
+    """The face-down cards ``move`` turns up (none where none lies face down, in a game with a
+    stock or without)."""
+    return turned_up(rules, position, move) if position.hidden else 0
+
+
+def _key(rules: Concealable[Any, Any], position: Concealed) -> bytes:
+    """The position as far as the player knows it (the game's key where every card is known)."""
+    return information_key(rules, position) if position.hidden else rules.key(position.state)
+
+
+def careful_order(view: View) -> list[Hashable]:
+    """The moves as a careful beginner ranks them: first those that turn up no face-down card
+    (play what can be seen before dealing), among them those leaving the lowest score (clear the
+    most cards: a win first), then in the rules' own order."""
+    rules, position = view.rules, view.position
+
+    def rank(indexed: tuple[int, Hashable]) -> tuple[bool, int, int]:
+        index, move = indexed
+        turns = _turned_up(rules, position, move) > 0
+        score = NO_SCORE if turns else rules.score(rules.apply(position.state, move))
+        return turns, score, index
+
+    return [move for _, move in sorted(enumerate(view.moves), key=rank)]
+
+
+class RandomPlayer:
+    """A uniformly random legal move, drawn by :class:`solver.chance.Draw` from ``rng_seed`` (a
+    turn with one move draws nothing)."""
+
+    name: ClassVar[str] = "random"
+
+    def __init__(self, rng_seed: int) -> None:
+        self.rng_seed = rng_seed
+        self.draw = Draw(rng_seed)
+
+    def settings(self) -> dict[str, Any]:
+        return {"rng_seed": self.rng_seed}
+
+    def choose(self, view: View) -> Hashable:
+        if len(view.moves) == 1:
+            return view.moves[0]
+        return view.moves[self.draw.below(len(view.moves))]
+
+
+class CarefulPlayer:
+    """The careful beginner: the first move of :func:`careful_order`. No search, no chance."""
+
+    name: ClassVar[str] = "careful"
+
+    def settings(self) -> dict[str, Any]:
+        return {}
+
+    def choose(self, view: View) -> Hashable:
+        return careful_order(view)[0]
+
+
+#: The states each search of one order may expand (a node count, not seconds, so that a game
+#: is the same on any machine); an order it leaves undecided counts as half a win.
+ORDER_NODES = 100_000
+#: The most face-down cards for which the exact best chance is tried first...
+EXACT_HIDDEN = 6
+#: ...within this many states (else the sampled orders decide).
+EXACT_NODES = 20_000
+
+
+class SamplingPlayer:
+    """For each move, ``samples`` orders of the unseen cards, each solved with every card known;
+    the move winning the most of them is played (the same orders for every move, drawn afresh
+    each turn from the player's ``rng_seed``; ties go to :func:`careful_order`). Where few cards
+    lie face down it plays by the exact best chance instead, and with one or none face down it
+    plays the search's line (a win, or the best score)."""
+
+    name: ClassVar[str] = "sampling"
+
+    def __init__(self, samples: int, rng_seed: int) -> None:
+        self.samples, self.rng_seed = samples, rng_seed
+        self.draw = Draw(rng_seed)
+        self.plan: list[Hashable] = []
+        self.planned_from: Any = None
+
+    def settings(self) -> dict[str, Any]:
+        return {"samples": self.samples, "rng_seed": self.rng_seed}
+
+    def choose(self, view: View) -> Hashable:
+        if len(view.moves) == 1:
+            return view.moves[0]
+        if view.position.hidden <= 1:
+            planned = self._planned(view)
+            if planned is not None:
+                return planned
+        ranked = careful_order(view)
+        if view.position.hidden <= EXACT_HIDDEN:
+            exact = self._by_chance(view, ranked)
+            if exact is not None:
+                return exact
+        return self._by_orders(view, ranked)
+
+    def _planned(self, view: View) -> Hashable | None:
+        """The next move of the search's line (every card known, the last face-down one being
+        the one card left); None where the search was stopped by its limit."""
+        state = view.position.state
+        if self.planned_from != state or not self.plan or self.plan[0] not in view.moves:
+            found = engine.depth_first(view.searched, state, Limits(max_nodes=ORDER_NODES))
+            if found.verdict is Verdict.UNKNOWN or not found.best_line:
+                self.plan = []
+                return None
+            self.plan = list(found.best_line)
+            if self.plan[0] not in view.moves:
+                self.plan = []
+                return None
+        move = self.plan.pop(0)
+        self.planned_from = view.rules.apply(state, move)
+        return move
+
+    def _by_chance(self, view: View, ranked: list[Hashable]) -> Hashable | None:
+        """The move with the best exact chance, or None where the search did not finish."""
+        found = engine.best_chance(view.rules, view.searched, view.position, Limits(max_nodes=EXACT_NODES), True)
+        if found.chance is None:
+            return None
+        chances = dict(found.moves)
+        return max(ranked, key=lambda move: chances[move] or 0.0)  # max keeps the first of equals
+
+    def _by_orders(self, view: View, ranked: list[Hashable]) -> Hashable:
+        """The move that wins the most of the drawn orders (an undecided one counts half)."""
+        seed = self.draw.below(2**31) << 31 | self.draw.below(2**31)
+        limits = Limits(max_nodes=ORDER_NODES)
+        best, most = ranked[0], -1
+        for move in ranked:
+            (tally,), _ = engine.hindsight(
+                view.rules, view.searched, view.position, self.samples, seed, (move,), limits
+            )
+            worth = 2 * tally.won + tally.unknown
+            if worth > most:
+                best, most = move, worth
+                if tally.won == sum(tally):  # every order won: no move does better
+                    break
+        return best
+
+
+#: The players ``--player`` names, and how each is made from ``--samples`` and ``--rng-seed``.
+PLAYERS: dict[str, Any] = {
+    RandomPlayer.name: lambda samples, rng_seed: RandomPlayer(rng_seed),
+    CarefulPlayer.name: lambda samples, rng_seed: CarefulPlayer(),
+    SamplingPlayer.name: SamplingPlayer,
+}
