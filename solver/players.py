@@ -152,7 +152,7 @@ class CarefulPlayer:
 
 #: The states each search of one order may expand (a node count, not seconds, so that a game
 #: is the same on any machine); an order it leaves undecided counts as half a win.
-ORDER_NODES = 100_000
+ORDER_NODES = 20_000
 #: The most face-down cards for which the exact best chance is tried first...
 EXACT_HIDDEN = 6
 #: ...within this many states (else the sampled orders decide).
