@@ -277,6 +277,14 @@ def check_sampling(samples: object, rng_seed: object) -> None:
         raise OptionError(f"samples must be at least 1, not {samples}: e.g. samples=1000")
 
 
+def check_player(player: object, samples: object, rng_seed: object) -> None:
+    """A survey's ``player``, ``samples`` and ``rng_seed`` as a caller gives them: each of the
+    type it must be (their values are the player's to refuse)."""
+    _check("player", player, (str, type(None)), "a player's name, e.g. 'sampling', or None")
+    _check("samples", samples, (int, type(None)), "a whole number of orders or None (100)")
+    _check("rng_seed", rng_seed, (int, type(None)), "a whole number or None (1)")
+
+
 def judge_position(
     setup: Setup, position: Concealed, bounds: Any, samples: int | None, rng_seed: int | None, with_moves: bool
 ) -> Judged:
@@ -434,13 +442,20 @@ def survey(
     options: Mapping[str, Any] | None = None,
     max_nodes: int | None = None,
     max_seconds: float | None = None,
-    max_memory: int | str = "2G",
+    max_memory: int | str | None = None,
     jobs: int = 1,
     fewest_redeals: bool = False,
+    player: str | None = None,
+    samples: int | None = None,
+    rng_seed: int | None = None,
 ) -> Any:
     """Solve every seed of ``seeds`` (e.g. ``"1-1000"``), or every deal of the deal ``file`` (rows
     keyed by line), into the SQLite file ``out``, resuming it (``patience survey``); returns the
-    tally of what this run did.
+    tally of what this run did. ``max_memory`` is "2G" unless given.
+
+    With ``player`` ("random", "careful" or "sampling", with its ``samples`` and ``rng_seed``
+    as ``patience play`` takes them), the player plays each deal to its end instead, each row its game
+    (``patience survey --player``); a search's limits and ``fewest_redeals`` are refused.
 
     With ``jobs`` other than 1 the workers are spawned processes, which import the calling script
     again: its call must be under ``if __name__ == "__main__":``, or every worker fails to start
@@ -463,8 +478,10 @@ def survey(
         )
     if (seeds is None) == (file is None) or out is None:
         raise OptionError("give out (the survey file) and exactly one of seeds or file")
-    _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
+    check_rules(game, variant, options)
+    check_limits(max_nodes, max_seconds, "2G" if max_memory is None else max_memory)
     _check("fewest_redeals", fewest_redeals, (bool,), "True or False")
+    check_player(player, samples, rng_seed)
     _check("seeds", seeds, (str, type(None)), "text such as '1-1000' or '1,5,9'")
     _check("out", out, (str, PathLike), "a file name")
     _check("file", file, (str, PathLike, type(None)), "a file name or None")
@@ -472,8 +489,21 @@ def survey(
     _check_named("file", file)
     _check("jobs", jobs, (int,), "a whole number of worker processes")
     written = tuple(_written(options))
-    bounds = limits(max_nodes, max_seconds, str(max_memory))
-    spec = SurveySpec(game, variant, written, bounds.max_nodes, bounds.max_seconds, bounds.max_memory, fewest_redeals)
+    if max_memory is None:  # a search's bound; a player's survey has none
+        max_memory = None if player is not None else "2G"
+    bounds = limits(max_nodes, max_seconds, None if max_memory is None else str(max_memory))
+    spec = SurveySpec(
+        game,
+        variant,
+        written,
+        bounds.max_nodes,
+        bounds.max_seconds,
+        bounds.max_memory,
+        fewest_redeals,
+        player,
+        samples,
+        rng_seed,
+    )
     setup = spec.setup()  # a bad game, variant or option is refused before the file is touched
     deals = parse_seeds(seeds) if seeds is not None else read_deal_file(setup, str(file))
     try:
@@ -532,8 +562,9 @@ class SurveyRows:
         """The rows as a pandas DataFrame (pandas must be installed): one row per deal, a column
         per field of :class:`~solver.service.row_codec.Row` but ``options``, which becomes a column
         per option (``compulsory``, ``piles``, ...; ``option_NAME`` where a field has its name),
-        ``score_proven`` a bool, and the counts that may be missing (seed, score, redeals, line)
-        pandas' nullable integers, so that no whole number turns into a float."""
+        ``score_proven`` a bool, and the counts that may be missing (seed, score, redeals, line; a
+        player's survey's moves, and the nodes and table bytes it lacks) pandas' nullable
+        integers, so that no whole number turns into a float."""
         try:
             import pandas  # type: ignore[import-untyped]  # optional, and its stubs are a separate package
         except ImportError:
@@ -551,7 +582,7 @@ class SurveyRows:
                 record[f"option_{name}" if name in Row._fields else name] = value
             records.append(record)
         frame = pandas.DataFrame.from_records(records, columns=fields if not records else None)
-        for name in ("seed", "score", "redeals", "line"):
+        for name in ("seed", "score", "redeals", "line", "moves", "nodes", "peak_table_bytes"):
             frame[name] = frame[name].astype("Int64")
         return frame.astype({"score_proven": bool})
 

@@ -233,6 +233,9 @@ class SamplingPlayer:
         return best
 
 
+#: The players whose choices come from searches (a record names the engine they ran on).
+SEARCHING = frozenset({SamplingPlayer.name})
+
 #: The players ``--player`` names, and how each is made from ``--samples`` and ``--rng-seed``.
 PLAYERS: dict[str, Any] = {
     RandomPlayer.name: lambda samples, rng_seed: RandomPlayer(rng_seed),

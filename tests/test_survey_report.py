@@ -366,7 +366,8 @@ def test_figures_name_the_options_and_tell_every_survey_apart():
 
     def summary(file: str, variant: str, **options: object) -> dict:
         preset = {"compulsory": True, "kings_first": False, "spaces": False, "beneath": False, "piles": 5}
-        return {"survey": {"file": file, "game": "baroness", "variant": variant, "options": {**preset, **options}}}
+        survey = {"file": file, "game": "baroness", "variant": variant, "options": {**preset, **options}}
+        return {"survey": survey | {"player": None}}
 
     seven, plain = summary("b7.sqlite", "baroness", piles=7, spaces=True), summary("b.sqlite", "baroness")
     assert _name(seven["survey"]) == "baroness (baroness; spaces=yes piles=7)"

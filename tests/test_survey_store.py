@@ -25,10 +25,11 @@ from rulesets.cards import format_cards
 from solver.errors import UserError
 from solver.result import Limits
 from solver.service.report import render, summarize
+from solver.service.row_codec import STORED
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
-from solver.service.store import STORED, Store, Stored
+from solver.service.store import Store, Stored
 from solver.service.survey import SurveySpec, run_survey
 
 DATA = Path(__file__).parent / "data"

@@ -63,11 +63,11 @@ def _uncheckpointed(out: Path) -> tuple[Store, sqlite3.Connection]:
 
 def _store_rows(writer: Store, reference: Path) -> int:
     """The reference survey's rows stored by ``writer`` (committed, in its -wal only)."""
-    from solver.service.store import STORED
+    from solver.service.row_codec import STORED, Stored
 
     with sqlite3.connect(f"file:{reference}?mode=ro", uri=True) as db:
         values = db.execute(f"SELECT seed, {', '.join(STORED)} FROM deals").fetchall()
-    writer.add(values)
+    writer.add(Stored(*value) for value in values)
     return len(values)
 
 

@@ -264,6 +264,37 @@ PROGRESS = Argument(
     "not under CI, not with --json).",
     action=OnceEither,
 )
+
+
+def player_names(_: Any = None) -> list[str]:
+    """The players ``--player`` takes (for the shell's completion)."""
+    from solver.players import PLAYERS
+
+    return list(PLAYERS)
+
+
+PLAYER = Argument(
+    ("--player",),
+    "player",
+    "The player: random (a random legal move), careful (a beginner's rules) or sampling "
+    "(the move winning the most orders of the unseen cards, each solved).",
+    metavar="NAME",
+    completions=player_names,
+)
+SAMPLES = Argument(
+    ("--samples",),
+    "samples",
+    "The orders of the unseen cards the sampling player draws for each move [default: 100].",
+    whole,
+    metavar="K",
+)
+RNG_SEED = Argument(
+    ("--rng-seed",),
+    "rng_seed",
+    "The seed of the player's draws (the same seed, the same game) [default: 1].",
+    whole,
+    metavar="N",
+)
 #: The rules and the limits, which every command that searches takes.
 RULES = (VARIANT, OPTIONS)
 LIMITS = (MAX_NODES, MAX_SECONDS, MAX_MEMORY)

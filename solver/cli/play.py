@@ -5,14 +5,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from solver.cli.errors import print_whole
-from solver.cli.options import DEAL, GAME, POSITION, RULES, SEED, Argument, Command, switch, whole
-
-
-def player_names(_: Any = None) -> list[str]:
-    """The players ``--player`` takes (for the help and the shell's completion)."""
-    from solver.players import PLAYERS
-
-    return list(PLAYERS)
+from solver.cli.options import DEAL, GAME, PLAYER, POSITION, RNG_SEED, RULES, SAMPLES, SEED, Command, switch
 
 
 def play_command(
@@ -63,11 +56,11 @@ def _lines(played: Any, show: bool) -> list[str]:
     from rulesets.dealt import read_move
     from solver.chance import Concealed, conceal, turned_up
     from solver.cli.solve import SHOW_WIDTH
+    from solver.service.playing import player_text
 
-    setup, opening, record = played.setup, played.opening, played.record()
+    setup, opening = played.setup, played.opening
     where = f"seed {opening.seed}" if opening.seed is not None else ("deal" if opening.deal else "position")
-    settings = ", ".join(f"{name} {value}" for name, value in record["settings"].items())
-    lines = [f"{setup.title()}, {where}", f"player: {played.player.name}" + (f" ({settings})" if settings else "")]
+    lines = [f"{setup.title()}, {where}", f"player: {player_text(played.player.name, played.player.settings())}"]
     rules = setup.legal
     position = conceal(rules, opening.start, opening.hidden) if opening.hidden else Concealed(opening.start, 0)
     if show:
@@ -106,33 +99,13 @@ COMMAND = Command(
     play_command,
     (
         GAME,
-        Argument(
-            ("--player",),
-            "player",
-            "The player: random (a random legal move), careful (a beginner's rules) or sampling "
-            "(the move winning the most orders of the unseen cards, each solved).",
-            required=True,
-            metavar="NAME",
-            completions=player_names,
-        ),
+        PLAYER.but_required(),
         SEED,
         DEAL,
         POSITION,
         *RULES,
-        Argument(
-            ("--samples",),
-            "samples",
-            "The orders of the unseen cards the sampling player draws for each move [default: 100].",
-            whole,
-            metavar="K",
-        ),
-        Argument(
-            ("--rng-seed",),
-            "rng_seed",
-            "The seed of the player's draws (the same seed, the same game) [default: 1].",
-            whole,
-            metavar="N",
-        ),
+        SAMPLES,
+        RNG_SEED,
         switch("--json", "as_json", "Print the game as one JSON object."),
         switch("--show", "show", "Draw the table after each move, as the player sees it."),
     ),

@@ -10,8 +10,13 @@ from typing import TYPE_CHECKING
 from solver.cli.errors import ExitCode, UsageError, print_whole, say
 from solver.cli.options import (
     GAME,
-    LIMITS,
+    MAX_MEMORY,
+    MAX_NODES,
+    MAX_SECONDS,
+    PLAYER,
+    RNG_SEED,
     RULES,
+    SAMPLES,
     Argument,
     Command,
     OnceEither,
@@ -21,6 +26,9 @@ from solver.cli.options import (
     switch,
     whole,
 )
+
+#: The memory bound of each deal's search unless --max-memory says otherwise.
+DEFAULT_MEMORY = "2G"
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -42,16 +50,21 @@ def survey_command(
     option: Sequence[str] = (),
     max_nodes: int | None = None,
     max_seconds: float | None = None,
-    max_memory: str = "2G",
+    max_memory: str | None = None,
     scheduler: str | None = None,
     progress: bool | None = None,
     fewest_redeals: bool = False,
+    player: str | None = None,
+    samples: int | None = None,
+    rng_seed: int | None = None,
 ) -> int:
     """Solve every seed of a range (--seeds), or every deal of a file (--file), under per-deal
     limits; store one row per deal in SQLite (resumable).
 
+    With --player, the player plays each deal to its end instead (as 'patience play' does): each
+    row is its game, won or lost, its score at the end, the moves made and the CPU seconds.
     Rerunning the same command after an interruption skips the deals already stored.
-    A file of other rules, options or limits is refused.
+    A file of other rules, options, limits or player is refused.
     With --file, rows are keyed by line number: every line is checked before the survey file is
     made (a bad line is refused, naming it), and a resumed run on a changed file is refused
     naming the first line that differs (give it another --out).
@@ -68,10 +81,15 @@ def survey_command(
 
     _check_survey_arguments(seeds, file, out, scheduler, jobs)
     spans = None if seeds is None else parse_seeds(seeds)
-    spec = SurveySpec(game, variant, tuple(option), max_nodes, max_seconds, parse_size(max_memory), fewest_redeals)
+    if max_memory is None and player is None:  # a search's memory bound; a player's survey has none
+        max_memory = DEFAULT_MEMORY
+    memory = None if max_memory is None else parse_size(max_memory)
+    spec = SurveySpec(
+        game, variant, tuple(option), max_nodes, max_seconds, memory, fewest_redeals, player, samples, rng_seed
+    )
     setup = spec.setup()  # report a bad game, variant or option before touching the file
     deals = _deals(setup, spans, file)
-    bar = ProgressBar(f"{setup.family.name} ({setup.variant})")
+    bar = ProgressBar(f"{setup.family.name} ({setup.variant})" + ("" if player is None else f", {player} player"))
     shown = show_progress() if progress is None else progress
     try:
         tally = run_survey(spec, deals, Path(out), jobs, scheduler, on_progress=bar if shown else None)
@@ -81,7 +99,7 @@ def survey_command(
         return ExitCode.RUN_LOST
     finally:
         bar.close()
-    return _ending(out, tally)
+    return _ending(out, tally, player)
 
 
 def _check_survey_arguments(seeds: str | None, file: str | None, out: str, scheduler: str | None, jobs: int) -> None:
@@ -107,9 +125,9 @@ def _deals(setup: Setup, spans: list[Span] | None, file: str | None) -> list[Spa
     return read_deal_file(setup, file)
 
 
-def _ending(out: str, tally: Tally) -> int:
+def _ending(out: str, tally: Tally, player: str | None) -> int:
     """What the run did, printed, and the exit code: interrupted, or done."""
-    _print_tally(out, tally)
+    _print_tally(out, tally, player)
     if tally.interrupted:
         say(
             f"patience: interrupted with {tally.skipped + tally.solved} of {tally.total} deals stored: "
@@ -119,13 +137,16 @@ def _ending(out: str, tally: Tally) -> int:
     return ExitCode.OK
 
 
-def _print_tally(out: str, tally: Tally) -> None:
+def _print_tally(out: str, tally: Tally, player: str | None) -> None:
     """Two lines within 80 columns (but a long file name): the deals stored, of which already
-    there; then what was solved now (and how fast)."""
-    counts = ", ".join(f"{tally.results.get(k, 0)} {k}" for k in ("won", "lost", "unknown"))
+    there; then what was solved (or played by the ``player``) now, and how fast."""
+    if player is None:
+        counts = ", ".join(f"{tally.results.get(k, 0)} {k}" for k in ("won", "lost", "unknown"))
+    else:
+        counts = f"{tally.results.get('won', 0)} won, {tally.results.get('lost', 0)} not won by the {player} player"
     rate = f" ({tally.solved / tally.wall_seconds:.1f} deals/s)" if tally.solved and tally.wall_seconds > 0 else ""
     print(f"{out}: {tally.skipped + tally.solved} of {tally.total} deals stored ({tally.skipped} already there)")
-    print(f"solved now: {counts}{rate}")
+    print(f"{'solved' if player is None else 'played'} now: {counts}{rate}")
 
 
 def report_command(
@@ -218,12 +239,20 @@ COMMANDS = (
                 ("-j", "--jobs"), "jobs", "Worker processes (0: one per CPU; at most four per CPU).", whole, metavar="N"
             ),
             *RULES,
-            *LIMITS,
+            MAX_NODES,
+            MAX_SECONDS,
+            MAX_MEMORY._replace(help=f"{MAX_MEMORY.help} [default: {DEFAULT_MEMORY}; none with --player]"),
             switch(
                 "--fewest-redeals",
                 "fewest_redeals",
                 "Find each win with the fewest passes through the stock (IDA*), stored as its redeals.",
             ),
+            PLAYER._replace(
+                help=f"{PLAYER.help} It plays each deal to its end instead of the solver searching it: "
+                "each row is its game (no limits, no --fewest-redeals)."
+            ),
+            SAMPLES,
+            RNG_SEED,
             Argument(
                 ("--scheduler",),
                 "scheduler",

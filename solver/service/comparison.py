@@ -1,6 +1,6 @@
-"""Surveys side by side: one row per survey (its settings, counts, win-rate range, threshold-win
-range where the game has one, CPU per deal), as the fields of the summary CSV and as a text
-table."""
+"""Surveys side by side: one row per survey (its settings, the player of a survey of a player,
+counts, win-rate range, threshold-win range where the game has one, CPU per deal), as the fields
+of the summary CSV and as a text table."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from rulesets.family import OptionError, spell
-from solver.service.report import family_of, percent
+from solver.service.report import family_of, percent, player_of
 
 #: The summary CSV's columns, one row per survey.
 COLUMNS = (
@@ -19,6 +19,8 @@ COLUMNS = (
     "max_nodes",
     "max_seconds",
     "max_memory",
+    "player",
+    "player_settings",
     "solver_version",
     "engines",
     "requested",
@@ -53,15 +55,18 @@ _CPU = ("mean_seconds", "p99_seconds", "max_seconds")
 
 def table_row(summary: dict[str, Any]) -> dict[str, Any]:
     """A survey's row of the comparison (None where a field does not apply: no threshold, no
-    deals, no fewest-redeals search)."""
+    deals, no fewest-redeals search, no player)."""
     survey, threshold = summary["survey"], summary.get("threshold", {})
     redeals = summary.get("redeals", {})
+    player = survey["player"] or {}
     return {
         "file": survey["file"],
         "game": survey["game"],
         "variant": survey["variant"],
         "options": json.dumps(survey["options"], sort_keys=True),
         **survey["limits"],
+        "player": player.get("name"),
+        "player_settings": json.dumps(player["settings"]) if player else None,
         "solver_version": survey["solver_version"],
         "engines": " ".join(f"{name}={count}" for name, count in summary["engines"].items() if count) or None,
         "requested": summary["requested"]["deals"],
@@ -86,13 +91,15 @@ def table_row(summary: dict[str, Any]) -> dict[str, Any]:
 def render_table(summaries: list[dict[str, Any]]) -> str:
     """The surveys as three text tables within 80 columns (but for long file names), a line per
     survey in each, numbered alike: what each survey is (its file, rules, limits and deals, with
-    those requested but not yet solved; two surveys of one preset differ by file alone), what it
-    found (options are those set beyond the variant's preset; each rate is the share found with
-    its 95% range beside it, the Wilson interval when no deal is unknown), and what a deal took
-    (the wins' mean redeals in a fewest-redeals survey, CPU seconds, the engine)."""
+    those requested but not yet solved; two surveys of one preset differ by file alone, or by the
+    player where one is a player's: its games, not which deals can be won), what it found
+    (options are those set beyond the variant's preset; each rate is the share found with its 95%
+    range beside it, the Wilson interval when no deal is unknown), and what a deal took (the wins'
+    mean redeals in a fewest-redeals survey, CPU seconds, the engine)."""
     names = sorted({s["threshold"]["name"] for s in summaries if "threshold" in s})
     redeals = any("redeals" in s for s in summaries)
-    what: list[list[str]] = [["#", "survey", "rules", "limits", "deals"]]
+    players = any(s["survey"]["player"] is not None for s in summaries)
+    what: list[list[str]] = [["#", "survey", "rules", "limits or player" if players else "limits", "deals"]]
     found: list[list[str]] = [["#", "won", "lost", "unknown", "win rate (95% range)"]]
     found[0] += [f"{' / '.join(names)} (95% range)"] if names else []
     took: list[list[str]] = [["#", *(["redeals mean"] if redeals else []), "CPU s mean", "p99", "max", "engine"]]
@@ -102,7 +109,9 @@ def render_table(summaries: list[dict[str, Any]]) -> str:
         rules = f"{survey['game']} ({survey['variant']}{'; ' + changed if changed else ''})"
         missing = summary["requested"]["missing"]
         deals = str(summary["deals"]) + (f" ({missing} to do)" if missing else "")
-        what.append([str(number), str(survey["file"]), rules, limits_text(survey["limits"]), deals])
+        player = player_of(survey)
+        searched = limits_text(survey["limits"]) if player is None else f"player {player}"
+        what.append([str(number), str(survey["file"]), rules, searched, deals])
         cells = [str(number), *(str(summary[name]) for name in ("won", "lost", "unknown"))]
         cells.append(_rate(summary["win_rate"], summary["win_rate_low"], summary["win_rate_high"]))
         if names:
@@ -112,7 +121,8 @@ def render_table(summaries: list[dict[str, Any]]) -> str:
             )
         found.append(cells)
         mean = summary.get("redeals", {}).get("mean")
-        engines = "+".join(name for name, count in summary["engines"].items() if count) or "-"
+        engines = "+".join(name for name, count in summary["engines"].items() if count)
+        engines = engines or ("none" if summary["deals"] else "-")  # none: a player that searches nothing
         took.append(
             [
                 str(number),
@@ -122,6 +132,8 @@ def render_table(summaries: list[dict[str, Any]]) -> str:
             ]
         )
     note = "rates: share found (95% range: the Wilson interval if no deal is unknown)"
+    if players:
+        note += "\na player's won, lost: the games it won, and those it did not win"
     return "\n".join(
         [
             *_aligned(what, text={1, 2, 3}),

@@ -21,12 +21,13 @@ from solver.service.row_codec import (
     KEYS,
     LIMITS,
     LOST,
-    NULLABLE,
     SCHEMA_VERSION,
-    STORED,
     UNKNOWN,
     VERDICTS,
     WON,
+    columns,
+    is_played,
+    nullable,
     settings_digest,
     solver_version,
 )
@@ -85,16 +86,18 @@ def _bad_object(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
             continue
         if kind != "table" or name not in made:
             return f"it holds the {kind} {name}"
+    played = is_played(meta)
+    stored = {name: ("INTEGER", int(not nullable(played)[name]), 0) for name in columns(played)}
     expected = {
         "survey": {"key": ("TEXT", 0, 1), "value": ("TEXT", 1, 0)},
         "lines": {"line": ("INTEGER", 0, 1), "deal": ("TEXT", 1, 0)},
         "requested": {"low": ("INTEGER", 0, 1), "high": ("INTEGER", 1, 0)},
-        "deals": {key: ("INTEGER", 0, 1), **{name: ("INTEGER", int(not NULLABLE[name]), 0) for name in STORED}},
+        "deals": {key: ("INTEGER", 0, 1), **stored},
     }
     for table in sorted(made):
-        columns = db.execute(f"SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo('{table}')")
+        made_with = db.execute(f"SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo('{table}')")
         found = 0
-        for name, kind, not_null, primary, hidden in columns:
+        for name, kind, not_null, primary, hidden in made_with:
             found += 1
             if expected[table].get(name) != (kind.upper(), not_null, primary) or hidden:
                 return f"its {table} table has the column {name} {kind}"
@@ -112,7 +115,7 @@ _JSON_SETTINGS: dict[str, tuple[type, ...]] = {
 }
 #: The settings a survey keeps: each run's, and its own bookkeeping (see
 #: :data:`~solver.service.row_codec.BOOKKEEPING`) with the few that only some keep, each with the
-#: values it may hold.
+#: values it may hold (a survey of a player's, checked apart: see :func:`_bad_player`).
 _SETTINGS = (
     "schema",
     "game",
@@ -138,7 +141,7 @@ def _bad_setting(meta: dict[str, str]) -> str | None:
         if name not in meta:
             return f"its setting {name} is missing"
     for name in meta:
-        if name not in _SETTINGS and meta[name] not in _SOME_SETTINGS.get(name, ()):
+        if name not in _SETTINGS and name not in _PLAYER and meta[name] not in _SOME_SETTINGS.get(name, ()):
             return f"its setting {name} is {meta[name]!r}"
     if meta["schema"] != str(SCHEMA_VERSION):
         return f"its setting schema is {meta['schema']!r}"
@@ -154,6 +157,39 @@ def _bad_setting(meta: dict[str, str]) -> str | None:
             return f"its setting {name} is {meta[name]!r}"
     if meta["digest"] != settings_digest(meta):
         return "its settings differ from those it was made with (their digest)"
+    return _bad_player(meta)
+
+
+#: The settings of a survey of a player: its name, and its settings as a JSON object.
+_PLAYER = ("player", "player_settings")
+
+
+def _bad_player(meta: dict[str, str]) -> str | None:
+    """What is wrong with the settings of a survey of a player, None if nothing (or a survey of
+    solvability): its name without its settings or the reverse, a name that is not printable,
+    settings that are not an object of whole numbers, a search's limit or the fewest-redeals
+    search (a player's game has neither)."""
+    present = [name for name in _PLAYER if name in meta]
+    if not present:
+        return None
+    if len(present) == 1:
+        (other,) = set(_PLAYER) - set(present)
+        return f"its setting {present[0]} is {meta[present[0]]!r} without {other}"
+    if not meta["player"] or not meta["player"].isprintable():
+        return f"its setting player is {meta['player']!r}"
+    try:
+        settings = json.loads(meta["player_settings"])
+    except ValueError:
+        return f"its setting player_settings is not JSON: {meta['player_settings']!r}"
+    whole = isinstance(settings, dict) and all(  # counts of draws, and seeds of up to 64 bits
+        isinstance(value, int) and not isinstance(value, bool) and 0 <= value < 2**64 for value in settings.values()
+    )
+    if not whole:
+        return f"its setting player_settings is {meta['player_settings']!r}"
+    searched = [name for name in ("max_nodes", "max_seconds", "max_memory") if json.loads(meta[name]) is not None]
+    searched += ["fewest_redeals"] if "fewest_redeals" in meta else []
+    if searched:
+        return f"its setting {searched[0]} is {meta[searched[0]]!r} where a player's games are surveyed, not searched"
     return None
 
 
@@ -198,12 +234,14 @@ def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
     number beyond what a run writes (CPU time of 30,000 years, a score of 2**63-1 that a sum
     overflows), a code that stands for nothing, a verdict its proof and limit deny, redeals where
     no win's are; then what no play of the survey's game under its settings produces (see
-    :func:`_unplayable`). One pass in SQL (about 0.5 s a million deals)."""
-    key = meta.get("key", "seed")
+    :func:`_unplayable`), and a search's counts in a player's game (see :func:`_unsearched`).
+    One pass in SQL (about 0.5 s a million deals)."""
+    key, played = meta.get("key", "seed"), is_played(meta)
+    stored = columns(played)
     # Each check: the column it names, the SQL that is true of a row it refuses, and why, where
     # the value alone does not say it.
-    kinds = {c: "'integer', 'null'" if NULLABLE.get(c) else "'integer'" for c in (key, *STORED)}
-    checks = [(c, f"typeof({c}) NOT IN ({kinds[c]})", "") for c in (key, *STORED)]
+    kinds = {c: "'integer', 'null'" if nullable(played).get(c) else "'integer'" for c in (key, *stored)}
+    checks = [(c, f"typeof({c}) NOT IN ({kinds[c]})", "") for c in (key, *stored)]
     checks += [
         ("verdict", f"verdict NOT BETWEEN 0 AND {len(VERDICTS) - 1}", ""),
         ("limit_hit", f"limit_hit NOT BETWEEN 1 AND {len(LIMITS) - 1}", ""),
@@ -217,6 +255,7 @@ def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
         ("redeals", f"(redeals IS NULL) = (verdict = {WON} AND {int('fewest_redeals' in meta)})", ""),
         (key, f"{key} NOT BETWEEN 1 AND {_MOST}", ""),
         *_unplayable(meta),
+        *(_unsearched(meta) if played else ()),
     ]
     found = db.execute(
         f"SELECT {key} FROM deals WHERE {' OR '.join(f'({test})' for _, test, _ in checks)} LIMIT 1"
@@ -225,8 +264,8 @@ def _bad_row(db: sqlite3.Connection, meta: dict[str, str]) -> str | None:
         return None
     row = dict(
         zip(
-            (key, *STORED),
-            db.execute(f"SELECT {key}, {', '.join(STORED)} FROM deals WHERE {key} IS ?", found).fetchone(),
+            (key, *stored),
+            db.execute(f"SELECT {key}, {', '.join(stored)} FROM deals WHERE {key} IS ?", found).fetchone(),
         )
     )
     name, why = next(
@@ -270,6 +309,26 @@ def _unplayable(meta: dict[str, str]) -> list[tuple[str, str, str]]:
     for code, limit in enumerate(LIMITS):
         if limit is not None and not _bounded(json.loads(meta[limit])):
             checks.append(("limit_hit", f"limit_hit = {code}", f"where the survey sets no {limit}"))
+    return checks
+
+
+def _unsearched(meta: dict[str, str]) -> list[tuple[str, str, str]]:
+    """The checks (as :func:`_bad_row` takes them) of a survey of a player's rows: the moves it
+    made, counted; no search's counts (nodes, table bytes: its searches are not counted); an
+    engine exactly where the player searches (a player this installation lacks: either)."""
+    from solver.players import PLAYERS, SEARCHING
+
+    unsearched = "where a player's game counts no search"
+    checks = [
+        ("moves", f"moves NOT BETWEEN 0 AND {_MOST_COUNT}", ""),
+        ("nodes", "nodes IS NOT NULL", unsearched),
+        ("peak_table_bytes", "peak_table_bytes IS NOT NULL", unsearched),
+    ]
+    player = meta["player"]
+    if player in SEARCHING:
+        checks.append(("engine", "engine IS NULL", f"where the {player} player's searches ran on an engine"))
+    elif player in PLAYERS:
+        checks.append(("engine", "engine IS NOT NULL", f"where the {player} player searches nothing"))
     return checks
 
 

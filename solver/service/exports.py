@@ -13,7 +13,7 @@ from typing import Any
 from solver.service import comparison
 from solver.service.file_safety import real_path, side_files
 from solver.service.output import check_writable, replacing
-from solver.service.row_codec import ENGINES, EXPORTED, LIMITS, VERDICTS, text_of
+from solver.service.row_codec import ENGINES, EXPORTED, LIMITS, PLAYED_ONLY, SEARCHED_ONLY, VERDICTS, text_of
 from solver.service.store import Store
 
 #: The exported columns that stand for a code's text: their name, column and codes.
@@ -24,8 +24,10 @@ def columns_of(store: Store) -> tuple[str, ...]:
     """The columns of a survey's per-deal export: its key (``seed`` or ``line``), what varies from
     deal to deal, ``redeals`` in a fewest-redeals survey, and in a survey of a file each line's
     ``deal`` (a seed's deal is the seed's: ``patience solve GAME --seed N`` deals it). What every
-    row shares (game, variant, options, solver version) is the summary's, not repeated."""
-    varying = [name for name in EXPORTED if name != "redeals" or "fewest_redeals" in store.meta]
+    row shares (game, variant, options, limits or player, solver version) is the summary's, not
+    repeated. A survey of a player has its games' ``moves`` and none of a search's columns."""
+    apart = SEARCHED_ONLY if store.played else (*PLAYED_ONLY, *(() if "fewest_redeals" in store.meta else ("redeals",)))
+    varying = [name for name in EXPORTED if name not in apart]
     return (store.key, *varying, *(("deal",) if store.key == "line" else ()))
 
 

@@ -13,7 +13,7 @@ from rulesets.dealt import named_deal
 from solver.chance import Concealed, Draw, arranged, unseen
 from solver.engine import chance_engine, engine_for
 from solver.errors import OptionError
-from solver.players import PLAYERS, Player, play_out
+from solver.players import PLAYERS, SEARCHING, Player, play_out
 from solver.protocol import NO_SCORE
 from solver.service.chances import check_draw
 from solver.service.setup import Setup
@@ -99,19 +99,25 @@ class PlayedGame(NamedTuple):
             "position": opening.position,
             "player": self.player.name,
             "settings": self.player.settings(),
-            "engine": engine_of(setup, self.player),
+            "engine": self.engine(),
             "won": self.won,
             "score": self.score,
             "moves": list(self.moves),
             "seconds": round(self.seconds, 6),
         }
 
+    def engine(self) -> str | None:
+        """The engine the player's searches ran on (None: a player that searches nothing)."""
+        if self.player.name not in SEARCHING:
+            return None
+        setup = self.setup
+        return chance_engine(setup.legal, setup.game) if is_concealable(setup.legal) else engine_for(setup.game)
 
-def engine_of(setup: Setup, player: Player) -> str | None:
-    """The engine the player's searches run on (None: a player that searches nothing)."""
-    if player.name != "sampling":
-        return None
-    return chance_engine(setup.legal, setup.game) if is_concealable(setup.legal) else engine_for(setup.game)
+
+def player_text(name: str, settings: dict[str, Any]) -> str:
+    """A player as a record's reader names it: ``sampling (samples 100, rng_seed 1)``."""
+    written = ", ".join(f"{setting} {value}" for setting, value in settings.items())
+    return name + (f" ({written})" if written else "")
 
 
 def play(setup: Setup, opening: Opening, player: Player) -> PlayedGame:

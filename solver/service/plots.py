@@ -11,7 +11,7 @@ from typing import Any
 from solver.service.comparison import beyond_preset
 from solver.service.errors import SurveyError
 from solver.service.output import replacing
-from solver.service.report import VERDICTS, percent, win_rate_text
+from solver.service.report import VERDICTS, percent, player_of, verdict_words, win_rate_text
 from solver.service.store import Store
 
 #: The formats a figure is written in, by the file's extension; ``-`` (standard output) is PNG.
@@ -20,9 +20,17 @@ FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
 DPI_RANGE = (20, 1200)
 #: The resolution of a PNG figure when --dpi is not given.
 DEFAULT_DPI = 200
-#: The colours of the verdicts, and how each is named in a legend.
+#: The colours of the verdicts, and how each is named in a legend (of a survey of a player: see
+#: :func:`~solver.service.report.verdict_words`).
 _COLOURS = {"won": "#3a7d44", "lost": "#4b6c9c", "unknown": "#e0a030"}
 _LEGEND = {"won": "won", "lost": "lost (proven minimum)", "unknown": "unknown (best found, not proven)"}
+
+
+def _legend(survey: dict[str, Any]) -> dict[str, str]:
+    """How a legend names each verdict of the survey (its summary's ``survey``)."""
+    return _LEGEND if survey["player"] is None else verdict_words(survey)
+
+
 #: The fewest CPU seconds drawn on the log axis (a deal's seconds are stored to the microsecond).
 _SHORTEST = 1e-6
 
@@ -114,7 +122,7 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
                     heights,
                     bottom=bottom,
                     color=_COLOURS[verdict],
-                    label=_LEGEND[verdict],
+                    label=_legend(survey)[verdict],
                     hatch="//" if verdict == "unknown" else None,
                     edgecolor="white",
                     linewidth=0.5,
@@ -124,8 +132,10 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
         axes.set_xlabel(survey["score_label"])
         axes.set_ylabel("deals")
         axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # deals are counted whole
+        words = verdict_words(survey)
+        shown = VERDICTS if survey["player"] is None else ("won", "lost")  # a player's game is never unknown
         notes = [
-            f"won {summary['won']}, lost {summary['lost']}, unknown {summary['unknown']}",
+            ", ".join(f"{words[verdict]} {summary[verdict]}" for verdict in shown),
             f"win rate {percent(summary['win_rate_low'])} to {percent(summary['win_rate_high'])} (95%)",
         ]
         if threshold is not None and threshold["at_most"] in ticks:
@@ -198,15 +208,16 @@ def plot_cpu(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target:
     try:
         if len(paths) == 1:
             present = [verdict for verdict in VERDICTS if counts[0].get(verdict)]
+            summary = summaries[0]
+            words = verdict_words(summary["survey"])
             axes.hist(
                 [middles] * len(present),
                 bins=edges,
                 weights=[weights(counts[0][verdict]) for verdict in present],
                 stacked=True,
                 color=[_COLOURS[verdict] for verdict in present],
-                label=present,
+                label=[words[verdict] for verdict in present],
             )
-            summary = summaries[0]
             if summary["deals"]:
                 p99, most = summary["p99_seconds"], summary["max_seconds"]
                 # Under 100 deals the 99th percentile is the slowest deal: one line, named for both.
@@ -350,18 +361,23 @@ def _rate(name: str, summary: dict[str, Any]) -> tuple[str, str, float, float, f
 
 def _name(survey: dict[str, Any]) -> str:
     """A survey's rules as a figure's title names them: game, variant and the options set beyond
-    the variant's preset (``accordion (accordion; compulsory=yes)``), as ``solve`` prints them."""
+    the variant's preset (``accordion (accordion; compulsory=yes)``), as ``solve`` prints them;
+    and the player of a survey of a player (``, player sampling (samples 100, rng_seed 1)``)."""
     changed = beyond_preset(survey)
-    return f"{survey['game']} ({survey['variant']}{'; ' + changed if changed else ''})"
+    player = player_of(survey)
+    return f"{survey['game']} ({survey['variant']}{'; ' + changed if changed else ''})" + (
+        "" if player is None else f", player {player}"
+    )
 
 
 def _label(summary: dict[str, Any], summaries: Sequence[dict[str, Any]]) -> str:
-    """A survey's name beside others: its variant and the options set beyond its preset; its
-    file's name where two surveys share that, and the whole file name where two share even that."""
+    """A survey's name beside others: its variant and the options set beyond its preset, and its
+    player (a survey of a player beside one of solvability); its file's name where two surveys
+    share that, and the whole file name where two share even that."""
 
     def rules(s: dict[str, Any]) -> str:
-        changed = beyond_preset(s["survey"])
-        return s["survey"]["variant"] + (f" ({changed})" if changed else "")
+        changed, player = beyond_preset(s["survey"]), player_of(s["survey"])
+        return s["survey"]["variant"] + (f" ({changed})" if changed else "") + (f", player {player}" if player else "")
 
     def stem(s: dict[str, Any]) -> str:
         return Path(s["survey"]["file"]).stem

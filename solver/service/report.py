@@ -1,7 +1,8 @@
 """What a survey file says: the summary (the win rate as a 95% range that widens with the deals a
 limit left unknown, lost and unknown counts, the score distribution split into proven minima and
-best-found scores, CPU time per deal, the slowest deals) as data and as text. A report only reads
-the survey file."""
+best-found scores, CPU time per deal, the slowest deals) as data and as text; of a survey of a
+player, the player, the share of deals it won, the scores its games ended at, the moves it made.
+A report only reads the survey file."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from typing import Any, NamedTuple
 from rulesets.family import spell
 from solver.service.errors import SurveyError
 from solver.service.row_codec import VERDICTS as STORED_VERDICTS
+from solver.service.row_codec import is_played
 from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import nearest_rank, rate_range, wilson
 from solver.service.store import Store
@@ -49,6 +51,7 @@ class _Totals(NamedTuple):
     microseconds: float
     most: int  # the most microseconds of one deal
     native: int  # the deals the compiled core searched
+    python: int  # the deals the Python engine searched (neither: a player that searches nothing)
 
 
 class _Found(NamedTuple):
@@ -56,6 +59,7 @@ class _Found(NamedTuple):
 
     meta: dict[str, str]
     key: str  # seed, or line in a survey of a file of deals
+    played: bool  # a survey of a player (else of solvability)
     totals: _Totals
     histogram: list[dict[str, Any]]
     p99: float | None
@@ -73,7 +77,7 @@ def _read(store: Store, slowest: int) -> _Found:
         *store.query(
             "SELECT COUNT(*), COALESCE(SUM(verdict = 0), 0), COALESCE(SUM(verdict = 1), 0), "
             "COALESCE(SUM(verdict = 2), 0), TOTAL(nodes), TOTAL(microseconds), COALESCE(MAX(microseconds), 0), "
-            "COALESCE(SUM(engine = 1), 0) FROM deals"
+            "COALESCE(SUM(engine = 1), 0), COALESCE(SUM(engine = 0), 0) FROM deals"
         )[0]
     )
     key = store.key
@@ -81,6 +85,7 @@ def _read(store: Store, slowest: int) -> _Found:
     return _Found(
         store.meta,
         key,
+        store.played,
         totals,
         _scores(store),
         _p99(store, totals.deals),
@@ -93,12 +98,14 @@ def _read(store: Store, slowest: int) -> _Found:
 
 
 def _scores(store: Store) -> list[dict[str, Any]]:
-    """The deals by score (no score last), each with how many are proven and by verdict."""
+    """The deals by score (no score last), each by verdict and, of a survey of solvability, with
+    how many are proven (a player's score is where its game ended: none is a proven minimum)."""
+    proven = () if store.played else ("proven",)
     return [
-        dict(zip(("score", "deals", "proven", *VERDICTS), row))
+        dict(zip(("score", "deals", *proven, *VERDICTS), row))
         for row in store.query(
-            "SELECT score, COUNT(*), SUM(verdict != 2), SUM(verdict = 0), SUM(verdict = 1), "
-            "SUM(verdict = 2) FROM deals GROUP BY score ORDER BY score IS NULL, score"
+            f"SELECT score, COUNT(*), {'' if store.played else 'SUM(verdict != 2), '}SUM(verdict = 0), "
+            "SUM(verdict = 1), SUM(verdict = 2) FROM deals GROUP BY score ORDER BY score IS NULL, score"
         )
     ]
 
@@ -113,12 +120,13 @@ def _p99(store: Store, deals: int) -> float | None:
 
 
 def _slowest_deals(store: Store, slowest: int) -> list[dict[str, Any]]:
-    """The ``slowest`` deals, slowest first (ties by key)."""
-    key = store.key
+    """The ``slowest`` deals, slowest first (ties by key), each with its search's nodes (of a
+    player: the moves it made)."""
+    key, count = store.key, "moves" if store.played else "nodes"
     return [
-        dict(zip((key, "result", "score", "nodes", "seconds"), (number, VERDICTS[verdict], score, n, t / 1e6)))
+        dict(zip((key, "result", "score", count, "seconds"), (number, VERDICTS[verdict], score, n, t / 1e6)))
         for number, verdict, score, n, t in store.query(
-            f"SELECT {key}, verdict, score, nodes, microseconds FROM deals ORDER BY microseconds DESC, {key} LIMIT ?",
+            f"SELECT {key}, verdict, score, {count}, microseconds FROM deals ORDER BY microseconds DESC, {key} LIMIT ?",
             (min(slowest, MAX_SURVEY_SEED),),
         )
     ]
@@ -135,7 +143,7 @@ def _summary(path: Path, found: _Found) -> dict[str, Any]:
         "deals": deals,
         f"{found.key}s": {"min": found.first, "max": found.last},
         "requested": found.requested,
-        "engines": {"native": found.totals.native, "python": deals - found.totals.native},
+        "engines": {"native": found.totals.native, "python": found.totals.python},
         "won": won,
         "lost": lost,
         "unknown": unknown,
@@ -144,8 +152,9 @@ def _summary(path: Path, found: _Found) -> dict[str, Any]:
         "win_rate_low": low,
         "win_rate_high": high,
         "win_rate_if_unknown_won": (won + unknown) / deals if deals else None,
-        "scores_proven": won + lost,  # a score is the proven minimum unless a limit left the deal unknown
-        "nodes": int(found.totals.nodes),
+        # a score is the proven minimum unless a limit left the deal unknown; none of a player's is one
+        "scores_proven": None if found.played else won + lost,
+        "nodes": None if found.played else int(found.totals.nodes),
         "cpu_seconds": seconds,
         "mean_seconds": seconds / deals if deals else None,
         "p99_seconds": found.p99,
@@ -185,7 +194,7 @@ def _threshold(threshold: tuple[str, int], histogram: list[dict[str, Any]], deal
     range, since an unknown deal whose best score is above the threshold may yet reach it."""
     name, most = threshold
     count = sum(row["deals"] for row in histogram if row["score"] is not None and row["score"] <= most)
-    undecided = sum(row["deals"] - row["proven"] for row in histogram if row["score"] is None or row["score"] > most)
+    undecided = sum(row["unknown"] for row in histogram if row["score"] is None or row["score"] > most)
     low, high = rate_range(count, undecided, deals)
     return {
         "name": name,
@@ -200,13 +209,18 @@ def _threshold(threshold: tuple[str, int], histogram: list[dict[str, Any]], deal
 
 
 def _settings(path: Path, meta: dict[str, str], family: Any) -> dict[str, Any]:
-    """The survey's settings as the summary states them."""
+    """The survey's settings as the summary states them (``player``: of a survey of a player, its
+    name and settings; None of a survey of solvability)."""
+    player = None
+    if is_played(meta):
+        player = {"name": meta["player"], "settings": json.loads(meta["player_settings"])}
     return {
         "file": str(path),
         "game": meta.get("game"),
         "variant": meta.get("variant"),
         "options": json.loads(meta.get("options", "{}")),
         "limits": {k: _limit(meta.get(k, "null")) for k in ("max_nodes", "max_seconds", "max_memory")},
+        "player": player,
         "solver_version": meta.get("solver_version"),
         "score_field": family.score_field if family else "score",
         "score_label": family.score_label if family else "score",
@@ -254,6 +268,24 @@ def percent(value: float | None) -> str:
     return "-" if value is None else f"{100 * value:.2f}%"
 
 
+def player_of(survey: dict[str, Any]) -> str | None:
+    """The player of a survey (its summary's ``survey``) as a report names it, ``sampling
+    (samples 100, rng_seed 1)``; None of a survey of solvability."""
+    from solver.service.playing import player_text
+
+    player = survey["player"]
+    return None if player is None else player_text(player["name"], player["settings"])
+
+
+def verdict_words(survey: dict[str, Any]) -> dict[str, str]:
+    """What each verdict says of a deal of the survey (its summary's ``survey``): of solvability,
+    won, lost (it cannot be won) or unknown; of a player, won or not won by it (a deal it lost may
+    well be won by another play)."""
+    if survey["player"] is None:
+        return {verdict: verdict for verdict in VERDICTS}
+    return {"won": "won by the player", "lost": "not won by the player", "unknown": "unknown"}
+
+
 def win_rate_text(summary: dict[str, Any]) -> str:
     """The win rate as a report states it (see :func:`rate_text`)."""
     return "win " + rate_text(
@@ -281,8 +313,11 @@ def render(summary: dict[str, Any], width: int = 32) -> str:
 
 def engines_text(summary: dict[str, Any]) -> str:
     """Which engine searched the deals: ``engine native``, or each engine's count where both did
-    (a survey resumed on another installation); ``engine -`` before any deal is stored."""
+    (a survey resumed on another installation); ``engine -`` before any deal is stored, ``engine
+    none`` where a player searched none."""
     used = {name: count for name, count in summary["engines"].items() if count}
+    if not used and summary["deals"]:
+        return "engine none"
     if len(used) <= 1:
         return f"engine {next(iter(used), '-')}"
     return "engines " + ", ".join(f"{name} {count:,}" for name, count in used.items())
@@ -344,14 +379,17 @@ def _head(summary: dict[str, Any]) -> list[str]:
         ", ".join(f"{k}={size(v) if k == 'max_memory' else v}" for k, v in survey["limits"].items() if v is not None)
         or "none"
     )
+    player, words = player_of(survey), verdict_words(survey)
     lines = [
         f"{survey['game']} ({survey['variant']}), solver {survey['solver_version']}, {engines_text(summary)}",
         f"options: {options}",
-        f"limits per deal: {limits}",
+        f"limits per deal: {limits}" if player is None else f"player: {player}",
         f"deals: {deals}" + (f" ({key}s {summary[key + 's']['min']} to {summary[key + 's']['max']})" if deals else ""),
         *requested_lines(summary),
-        f"won: {summary['won']}  {win_rate_text(summary)}",
-        f"lost: {summary['lost']}  unknown: {summary['unknown']}",
+        f"{words['won']}: {summary['won']}  {win_rate_text(summary)}",
+        f"lost: {summary['lost']}  unknown: {summary['unknown']}"
+        if player is None
+        else f"{words['lost']}: {summary['lost']}",
     ]
     if summary["unknown"]:
         won, unknown = summary["won"], summary["unknown"]
@@ -366,7 +404,8 @@ def _head(summary: dict[str, Any]) -> list[str]:
         line = f"{t['name']} win ({t['at_most']} or fewer): {t['deals']}  {rate}"
         lines.append(line if len(line) <= 80 else line.replace("  rate ", "\n  rate ", 1))
     if deals:
-        lines.append(f"CPU: {summary['cpu_seconds']:.1f} s in all, {summary['nodes']} nodes")
+        counted = "" if summary["nodes"] is None else f", {summary['nodes']} nodes"
+        lines.append(f"CPU: {summary['cpu_seconds']:.1f} s in all{counted}")
         lines.append(
             f"  per deal: mean {seconds_text(summary['mean_seconds'])}, p99 {seconds_text(summary['p99_seconds'])}, "
             f"max {seconds_text(summary['max_seconds'])}"
@@ -380,6 +419,8 @@ def _histogram(summary: dict[str, Any], width: int) -> list[str]:
     histogram, deals = summary["histogram"], summary["deals"]
     if not histogram:
         return []
+    if summary["survey"]["player"] is not None:
+        return _played_histogram(summary, width)
     unproven = deals - summary["scores_proven"]
     label = summary["survey"]["score_label"]
     lines = [
@@ -400,6 +441,20 @@ def _histogram(summary: dict[str, Any], width: int) -> list[str]:
     return lines
 
 
+def _played_histogram(summary: dict[str, Any], width: int) -> list[str]:
+    """The scores a player's games ended at, one bar each (a score of none: a game that stopped
+    where the rules count no end, every move left repeating a position)."""
+    histogram, deals = summary["histogram"], summary["deals"]
+    lines = ["", f"{summary['survey']['score_label']} at the end of the player's games:"]
+    lines.append(f"  {'score':>5} {'deals':>8} {'share':>7}")
+    most = max(row["deals"] for row in histogram)
+    for row in histogram:
+        score = "none" if row["score"] is None else str(row["score"])
+        bar = "#" * _length(row["deals"], most, width)
+        lines.append(f"  {score:>5} {row['deals']:>8} {100 * row['deals'] / deals:6.2f}%  {bar}")
+    return lines
+
+
 def _length(count: int, most: int, width: int) -> int:
     """A bar's length for ``count`` of a scale whose longest bar is ``most`` (at least 1 for any)."""
     return max(1 if count else 0, round(width * count / most))
@@ -410,8 +465,11 @@ def _slowest(summary: dict[str, Any]) -> list[str]:
     if not summary["slowest"]:
         return []
     key = summary["survey"]["key"]
-    lines = ["", "slowest deals:", f"  {key:>12} {'result':<8} {'score':>5} {'nodes':>10} {'seconds':>9}"]
+    played = summary["survey"]["player"] is not None
+    count, words = "moves" if played else "nodes", {"lost": "not won"} if played else {}
+    lines = ["", "slowest deals:", f"  {key:>12} {'result':<8} {'score':>5} {count:>10} {'seconds':>9}"]
     for row in summary["slowest"]:
         score = "-" if row["score"] is None else row["score"]
-        lines.append(f"  {row[key]:>12} {row['result']:<8} {score:>5} {row['nodes']:>10} {row['seconds']:>9.6f}")
+        result = words.get(row["result"], row["result"])
+        lines.append(f"  {row[key]:>12} {result:<8} {score:>5} {row[count]:>10} {row['seconds']:>9.6f}")
     return lines

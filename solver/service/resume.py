@@ -1,27 +1,35 @@
 """Whether a run may carry on a survey file: the same settings as the file's (rules, options,
-limits, solver version), deals of the same kind (seeds, or a file's lines), and of a file of deals
-the same deal on each line the survey holds. A run that may not is refused, the file left as it was.
+limits or player, solver version), deals of the same kind (seeds, or a file's lines), results of
+the same kind (which deals can be won, or a player's games), and of a file of deals the same deal
+on each line the survey holds. A run that may not is refused, the file left as it was.
 """
 
 from __future__ import annotations
 
 import itertools
+import json
 import sqlite3
 from pathlib import Path
 
 from solver.service.deal_file import DealFile
 from solver.service.errors import SurveyError
-from solver.service.row_codec import BOOKKEEPING
+from solver.service.row_codec import BOOKKEEPING, is_played
 
 
 def refuse_other_run(path: Path, identity: dict[str, str], meta: dict[str, str]) -> None:
     """Refuse a run whose settings differ from those of the survey file ``path`` (its ``meta``; a
-    setting either lacks counts), or whose deals are of the other kind (seeds, or a file's lines)."""
+    setting either lacks counts), whose deals are of the other kind (seeds, or a file's lines), or
+    whose results are (which deals can be won, or a player's games)."""
     kinds = {"seed": "seeds", "line": "the deals of a file"}
     theirs, ours = meta.get("key", "seed"), identity.get("key", "seed")
     if theirs != ours:
         raise SurveyError(
             f"{path} holds a survey of {kinds.get(theirs, theirs)} and this run surveys {kinds[ours]}: "
+            "the two are not mixed: give another --out"
+        )
+    if is_played(meta) != is_played(identity):
+        raise SurveyError(
+            f"{path} holds {_results(meta)} and this run surveys {_results(identity)}: "
             "the two are not mixed: give another --out"
         )
     keys = [*identity, *(k for k in meta if k not in identity and k not in BOOKKEEPING)]
@@ -30,8 +38,19 @@ def refuse_other_run(path: Path, identity: dict[str, str], meta: dict[str, str])
         raise SurveyError(
             f"{path} holds a survey with other settings ("
             + "; ".join(f"{k}: file has {meta.get(k)}, this run {identity.get(k)}" for k in differ)
-            + "); results of different rules, options, limits or solver versions are not mixed: give another --out"
+            + "); results of different rules, options, limits, players or solver versions are not mixed: "
+            "give another --out"
         )
+
+
+def _results(settings: dict[str, str]) -> str:
+    """What a survey of these settings holds, in words: a player's games, or which deals can be won."""
+    if not is_played(settings):
+        return "which deals can be won"
+    from solver.service.playing import player_text
+
+    # A file's settings are read once its damage checks passed: its player's settings a JSON object.
+    return f"the games of player {player_text(settings['player'], json.loads(settings['player_settings']))}"
 
 
 def refuse_other_deals(path: Path, db: sqlite3.Connection, deals: DealFile) -> None:

@@ -2,17 +2,23 @@
 back (:class:`Row`, as the API and exports give it). A row keeps only what varies from deal to
 deal (verdict, score, limit, nodes, CPU time, peak table bytes, redeals and the engine, each a
 small integer, after its key: a seed or a file's line); the settings every row shares are stored
-once beside them, with a digest of their own (:func:`settings_digest`).
+once beside them, with a digest of their own (:func:`settings_digest`). A survey of a player
+(:func:`is_played`) stores each deal's game as the player played it (won or lost, the score at
+its end, the CPU time and the engine its searches ran on), and the moves made in a column of its
+own; a search's counts (nodes, table bytes, limit, redeals) are NULL there: no search made them.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets.cards import format_cards
 from solver.service.solving import Outcome
+
+if TYPE_CHECKING:
+    from solver.service.playing import PlayedGame
 
 #: The survey format: 1 was written by 0.6.x (every row repeating the settings and the deal), 2
 #: is the compact one (see the module's docstring).
@@ -38,21 +44,30 @@ class Row(NamedTuple):
     variant: str
     options: str  # JSON object of every option's value
     deal: str | None  # the cards, first dealt first (None where this installation cannot deal the game)
-    result: str  # won, lost or unknown
+    result: str  # won, lost or unknown (a player's game: won, or lost: ended without a win)
     score: int | None  # best score reached (lower is better), None if no end reached
     score_proven: int  # 1 if the score is the proven minimum (no limit stopped the search undecided)
     limit_hit: str | None  # the limit that stopped the search, if any
-    nodes: int
-    seconds: float  # CPU seconds of the search, to the microsecond
-    peak_table_bytes: int
+    nodes: int | None  # None in a survey of a player (no search of the deal was counted)
+    seconds: float  # CPU seconds of the search (of a player: of its game), to the microsecond
+    peak_table_bytes: int | None  # None in a survey of a player
     solver_version: str
     redeals: int | None = None  # fewest-redeals surveys: the win's redeals (fewest if no limit was hit)
     line: int | None = None  # the deal's line: the key of a survey of a file of deals
-    engine: str = "python"  # which engine searched: native (the compiled core) or python
+    engine: str | None = "python"  # which engine searched: native or python (None: a player searching nothing)
+    moves: int | None = None  # surveys of a player: the moves it made
+    player: str | None = None  # surveys of a player: its name (None: a survey of solvability)
+    player_settings: str | None = None  # surveys of a player: JSON object of its settings
 
     def record(self) -> dict[str, Any]:
-        """The row as a JSON-ready dict (options as an object, ``score_proven`` a bool)."""
-        return self._asdict() | {"options": json.loads(self.options), "score_proven": bool(self.score_proven)}
+        """The row as a JSON-ready dict (options and a player's settings as objects,
+        ``score_proven`` a bool)."""
+        settings = None if self.player_settings is None else json.loads(self.player_settings)
+        return self._asdict() | {
+            "options": json.loads(self.options),
+            "score_proven": bool(self.score_proven),
+            "player_settings": settings,
+        }
 
 
 class Stored(NamedTuple):
@@ -64,46 +79,68 @@ class Stored(NamedTuple):
     verdict: int  # a code of VERDICTS
     score: int | None
     limit_hit: int | None  # a code of LIMITS (None: no limit stopped the search)
-    nodes: int
-    microseconds: int  # CPU time of the search
-    peak_table_bytes: int
+    nodes: int | None  # None in a survey of a player
+    microseconds: int  # CPU time of the search (of a player: of its game)
+    peak_table_bytes: int | None  # None in a survey of a player
     redeals: int | None  # fewest-redeals surveys: the win's redeals
-    engine: int  # a code of ENGINES
+    engine: int | None  # a code of ENGINES (None: a player that searches nothing)
+    moves: int | None = None  # surveys of a player: the moves it made (no such column in others)
 
 
-#: The stored columns of a deal, after its key.
-STORED = Stored._fields[1:]
+#: The stored columns of a deal of a survey of solvability, after its key.
+STORED = Stored._fields[1:-1]
+#: The stored columns of a deal of a survey of a player, after its key: the moves made besides.
+PLAYED = Stored._fields[1:]
 #: The columns a survey's deals may be keyed by: PySolFC's seeds, or the lines of a file of deals.
 KEYS = ("seed", "line")
 #: Each stored column: whether it may be NULL.
 NULLABLE = {"verdict": False, "score": True, "limit_hit": True, "nodes": False, "microseconds": False}
 NULLABLE |= {"peak_table_bytes": False, "redeals": True, "engine": False}
+#: Each stored column of a survey of a player: a search's counts are NULL, the moves never.
+PLAYED_NULLABLE = NULLABLE | {"nodes": True, "peak_table_bytes": True, "engine": True, "moves": False}
+#: The settings naming the player of a survey of a player (absent in a survey of solvability, so
+#: that files written before players were surveyed are read and resumed as they are).
+PLAYER_SETTINGS = ("player", "player_settings")
 
 
-def _deals_table(key: str) -> str:
-    columns = ", ".join(f"{name} INTEGER{'' if NULLABLE[name] else ' NOT NULL'}" for name in STORED)
-    # The key is the table's rowid (INTEGER PRIMARY KEY): stored once, in the B-tree's cells, with
-    # no index beside it; rows arriving in key order fill whole pages.
-    return f"CREATE TABLE IF NOT EXISTS deals ({key} INTEGER PRIMARY KEY, {columns})"
+def is_played(meta: dict[str, str]) -> bool:
+    """Whether the survey of these settings is of a player (else of solvability)."""
+    return "player" in meta
 
 
-#: The tables of a survey keyed by each of :data:`KEYS`: its settings, its deals, and the seed
-#: ranges requested (of seeds) or the file's lines (of a file of deals).
-SCHEMA = {
-    key: (
+def columns(played: bool) -> tuple[str, ...]:
+    """The stored columns of a deal after its key: of a survey of a player (``played``), or of
+    solvability."""
+    return PLAYED if played else STORED
+
+
+def nullable(played: bool) -> dict[str, bool]:
+    """Each stored column of a survey of a player (``played``), or of solvability: whether it may be NULL."""
+    return PLAYED_NULLABLE if played else NULLABLE
+
+
+def schema(key: str, played: bool) -> tuple[str, ...]:
+    """The tables of a survey keyed by ``key`` (one of :data:`KEYS`), of a player or of
+    solvability: its settings, its deals, and the seed ranges requested (of seeds) or the file's
+    lines (of a file of deals)."""
+    kinds = nullable(played)
+    stored = ", ".join(f"{name} INTEGER{'' if kinds[name] else ' NOT NULL'}" for name in columns(played))
+    return (
         "CREATE TABLE IF NOT EXISTS survey (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-        _deals_table(key),
+        # The key is the table's rowid (INTEGER PRIMARY KEY): stored once, in the B-tree's cells,
+        # with no index beside it; rows arriving in key order fill whole pages.
+        f"CREATE TABLE IF NOT EXISTS deals ({key} INTEGER PRIMARY KEY, {stored})",
         "CREATE TABLE IF NOT EXISTS requested (low INTEGER PRIMARY KEY, high INTEGER NOT NULL)"
         if key == "seed"
         else "CREATE TABLE IF NOT EXISTS lines (line INTEGER PRIMARY KEY, deal TEXT NOT NULL)",
     )
-    for key in KEYS
-}
-#: Storing a deal's row (see :data:`Stored`), by the key of its survey; one already stored keeps its row.
-INSERT = {
-    key: f"INSERT OR IGNORE INTO deals ({key}, {', '.join(STORED)}) VALUES ({', '.join('?' * (1 + len(STORED)))})"
-    for key in KEYS
-}
+
+
+def insert(key: str, played: bool) -> str:
+    """The SQL storing a deal's row (a :class:`Stored`, as a dict by field name) in a survey keyed
+    by ``key``, of a player or of solvability; one already stored keeps its row."""
+    names = columns(played)
+    return f"INSERT OR IGNORE INTO deals ({key}, {', '.join(names)}) VALUES (:key, {', '.join(':' + n for n in names)})"
 
 
 def stored_row(outcome: Outcome, line: int | None = None) -> Stored:
@@ -125,6 +162,27 @@ def stored_row(outcome: Outcome, line: int | None = None) -> Stored:
     )
 
 
+def played_row(played: PlayedGame, line: int | None = None) -> Stored:
+    """The stored values of a deal a player played (see :data:`PLAYED`), after its key: its seed,
+    or its file's ``line``. No search of the deal is counted: nodes, table bytes, limit and redeals
+    are None."""
+    key = played.opening.seed if line is None else line
+    assert key is not None and None in (played.opening.seed, line), "a row is of a seed or a line"
+    engine = played.engine()
+    return Stored(
+        key,
+        WON if played.won else LOST,
+        played.score,
+        None,
+        None,
+        round(played.seconds * 1e6),
+        None,
+        None,
+        None if engine is None else _ENGINE_CODE[engine],
+        len(played.moves),
+    )
+
+
 def encode(row: Row) -> Stored:
     """The stored values of a :class:`Row` (its settings and deal aside: those are the survey's),
     as :func:`stored_row` gives them of a solved deal."""
@@ -139,27 +197,30 @@ def encode(row: Row) -> Stored:
         round(row.seconds * 1e6),
         row.peak_table_bytes,
         row.redeals,
-        _ENGINE_CODE[row.engine],
+        None if row.engine is None else _ENGINE_CODE[row.engine],
+        row.moves,
     )
 
 
-def decode(key: str, stored: Sequence[Any], deal: str | None, shared: dict[str, str]) -> Row:
-    """The :class:`Row` of a deal's stored values (its ``key`` column, seed or line, then those of
-    :data:`STORED`), with its ``deal`` and the settings every row ``shared``."""
-    number, verdict, score, limit, nodes, micros, peak, redeals, engine = stored
+def decode(key: str, stored: Stored, deal: str | None, shared: dict[str, str]) -> Row:
+    """The :class:`Row` of a deal's stored values (its ``key``: seed or line), with its ``deal``
+    and the settings every row ``shared`` (of a survey of a player: its name and settings too).
+    A player's score is where its game ended, never a proven minimum."""
+    played = is_played(shared)
     return Row(
-        seed=number if key == "seed" else None,
+        seed=stored.key if key == "seed" else None,
         deal=deal,
-        result=VERDICTS[verdict],
-        score=score,
-        score_proven=int(verdict != UNKNOWN),
-        limit_hit=LIMITS[limit or 0],
-        nodes=nodes,
-        seconds=micros / 1e6,
-        peak_table_bytes=peak,
-        redeals=redeals,
-        line=number if key == "line" else None,
-        engine=ENGINES[engine],
+        result=VERDICTS[stored.verdict],
+        score=stored.score,
+        score_proven=int(stored.verdict != UNKNOWN and not played),
+        limit_hit=LIMITS[stored.limit_hit or 0],
+        nodes=stored.nodes,
+        seconds=stored.microseconds / 1e6,
+        peak_table_bytes=stored.peak_table_bytes,
+        redeals=stored.redeals,
+        line=stored.key if key == "line" else None,
+        engine=None if stored.engine is None else ENGINES[stored.engine],
+        moves=stored.moves,
         **shared,
     )
 
@@ -190,6 +251,7 @@ def text_of(column: str, codes: Sequence[str | None], quoted: bool = False) -> s
 EXPORTED = {
     "result": text_of("verdict", VERDICTS),
     "score": "score",
+    "moves": "moves",
     "score_proven": f"verdict != {UNKNOWN}",
     "limit_hit": text_of("limit_hit", LIMITS),
     "nodes": "nodes",
@@ -198,6 +260,9 @@ EXPORTED = {
     "engine": text_of("engine", ENGINES),
     "redeals": "redeals",
 }
+#: The exported fields of a search alone (none of a player's game), and of a player's game alone.
+SEARCHED_ONLY = ("score_proven", "limit_hit", "nodes", "peak_table_bytes", "redeals")
+PLAYED_ONLY = ("moves",)
 
 
 def solver_version() -> str:

@@ -117,9 +117,9 @@ def _seconds(value: float) -> float:
         ) from None
 
 
-def limits(max_nodes: int | None, max_seconds: float | None, max_memory: str) -> Limits:
-    """The search limits as the user writes them (the memory bound as text, e.g. ``2G``): each a
-    positive, finite number, or an OptionError saying which is not."""
+def limits(max_nodes: int | None, max_seconds: float | None, max_memory: str | None) -> Limits:
+    """The search limits as the user writes them (the memory bound as text, e.g. ``2G``; None:
+    no bound): each a positive, finite number, or an OptionError saying which is not."""
     for name, value in (("--max-nodes", max_nodes), ("--max-seconds", max_seconds)):
         if value is not None and not 0 < value < math.inf:
             shown = number_text(value) if isinstance(value, int) else value
@@ -131,4 +131,6 @@ def limits(max_nodes: int | None, max_seconds: float | None, max_memory: str) ->
     # Seconds as a float whatever was given (5 or 5.0): a survey's file records its limits, and a
     # run from Python with 5 must resume one from the command line's --max-seconds 5 (5.0).
     seconds = None if max_seconds is None else _seconds(max_seconds)
-    return Limits(max_nodes=max_nodes, max_seconds=seconds, max_memory=parse_size(max_memory))
+    return Limits(
+        max_nodes=max_nodes, max_seconds=seconds, max_memory=None if max_memory is None else parse_size(max_memory)
+    )

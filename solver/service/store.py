@@ -2,7 +2,8 @@
 shares (game, variant, options, limits, solver version), stored once; the ``deals`` table one
 compact row per deal, keyed by its seed, or, in a survey of a file of deals, by its line in the
 file, holding only what varies from deal to deal (verdict, score, limit, nodes, CPU time, peak
-table bytes, redeals and the engine, each a small integer). A seed's deal is not stored: the seed
+table bytes, redeals and the engine, each a small integer; in a survey of a player, the moves it
+made besides, and no search's counts: see :mod:`~solver.service.row_codec`). A seed's deal is not stored: the seed
 gives it. A survey of a file keeps each line's deal once, in the ``lines`` table (so that a resumed
 run on a changed file is refused naming the first line that differs). A survey of seeds keeps the
 seed ranges it was asked for in ``requested``, so that a report says what is still missing.
@@ -47,16 +48,18 @@ from solver.service.file_safety import (
 )
 from solver.service.resume import refuse_other_deals, refuse_other_run
 from solver.service.row_codec import (
-    INSERT,
     KEYS,
-    SCHEMA,
+    PLAYER_SETTINGS,
     SCHEMA_VERSION,
-    STORED,
     VERDICTS,
     Row,
     Stored,
+    columns,
     dealer,
     decode,
+    insert,
+    is_played,
+    schema,
     settings_digest,
 )
 from solver.service.seeds import Span
@@ -97,6 +100,7 @@ class Store:
             with self._faults("read"):
                 self.meta: dict[str, str] = dict(self.db.execute("SELECT key, value FROM survey"))
             self.key = self.meta.get("key", "seed")  # the column the deals are keyed by
+            self.played = is_played(self.meta)  # a survey of a player (else of solvability)
             if self.key not in KEYS:
                 raise SurveyError(
                     f"{self.path} is a survey of deals keyed by {self.key!r}, which this version cannot read"
@@ -208,7 +212,7 @@ class Store:
         db.execute("PRAGMA synchronous=FULL")
         key = identity.get("key", "seed")
         with _Transaction(db):  # IF NOT EXISTS / OR IGNORE: another run may be creating it too
-            for statement in SCHEMA[key]:
+            for statement in schema(key, is_played(identity)):
                 db.execute(statement)
             db.executemany(
                 "INSERT OR IGNORE INTO survey (key, value) VALUES (?, ?)",
@@ -315,7 +319,8 @@ class Store:
         with self._faults("write to"), _Transaction(self.db):
             if self._new_lines:
                 self.db.executemany("INSERT OR IGNORE INTO lines (line, deal) VALUES (?, ?)", self._new_lines)
-            self.db.executemany(INSERT[self.key], rows)
+            # By field name (a row of solvability binds no moves: its table has no such column).
+            self.db.executemany(insert(self.key, self.played), (dict(zip(Stored._fields, row)) for row in rows))
         self._new_lines = []
 
     def query(self, sql: str, parameters: Sequence[Any] = ()) -> list[Any]:
@@ -340,18 +345,21 @@ class Store:
         """Every stored deal as a :class:`Row`, by seed or line: the settings every row shares, and
         the deal (a seed's dealt again, where this installation knows the game: about 20 us each)."""
         meta, key = self.meta, self.key
-        shared = {name: meta[name] for name in ("game", "variant", "options", "solver_version")}
+        named = ("game", "variant", "options", "solver_version", *(PLAYER_SETTINGS if self.played else ()))
+        shared = {name: meta[name] for name in named}
         deal_of = dealer(meta)
-        sql = f"SELECT {key}, {', '.join(STORED)} FROM deals ORDER BY {key}"
+        stored = columns(self.played)
+        sql = f"SELECT {key}, {', '.join(stored)} FROM deals ORDER BY {key}"
         if key == "line":
             sql = (
-                f"SELECT deals.line, {', '.join('deals.' + c for c in STORED)}, lines.deal FROM deals "
+                f"SELECT deals.line, {', '.join('deals.' + c for c in stored)}, lines.deal FROM deals "
                 "JOIN lines ON lines.line = deals.line ORDER BY deals.line"
             )
-        width = 1 + len(STORED)
+        width = 1 + len(stored)
         with self._faults("read"):
             for found in self.db.execute(sql):
-                yield decode(key, found[:width], found[width] if key == "line" else deal_of(found[0]), shared)
+                values = Stored(*found[:width])
+                yield decode(key, values, found[width] if key == "line" else deal_of(values.key), shared)
 
     def close(self) -> None:
         """Close the file, then let another run write it. In that order: closing any descriptor of

@@ -1,7 +1,8 @@
 """A survey's unit of work: what decides its results (:class:`SurveySpec`), what a worker runs
 on a chunk of deals (:func:`solve_seeds`, :func:`solve_lines`) and sends back (:class:`Batch`),
 and what a run did (:class:`Tally`). Workers (processes or Dask workers) import this module to
-rebuild the survey's :class:`Setup` and solve.
+rebuild the survey's :class:`Setup` and solve each deal, or, in a survey of a player, have a
+fresh player play it.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from typing import Any, NamedTuple
 
 from rulesets.cards import Card
 from rulesets.family import OptionError
+from solver.players import Player
 from solver.result import Limits
-from solver.service.row_codec import VERDICTS, Stored, solver_version, stored_row
+from solver.service.playing import dealt, make_player, play
+from solver.service.row_codec import VERDICTS, Stored, played_row, solver_version, stored_row
 from solver.service.setup import Setup
 from solver.service.solving import solve
 
@@ -23,9 +26,12 @@ from solver.service.solving import solve
 @dataclass(frozen=True)
 class SurveySpec:
     """Everything that decides a survey's results: the game as the user named it, the limits, and
-    whether the fewest-redeals search is used.
+    whether the fewest-redeals search is used; or, in a survey of a player (which searches
+    nothing under limits), the player, its ``samples`` and ``rng_seed`` (None: the player's own
+    defaults).
 
-    Picklable, so that workers (processes or Dask workers) rebuild the same :class:`Setup`.
+    Picklable, so that workers (processes or Dask workers) rebuild the same :class:`Setup` and
+    make the same player for each deal.
     """
 
     game: str
@@ -35,9 +41,21 @@ class SurveySpec:
     max_seconds: float | None
     max_memory: int | None
     fewest_redeals: bool = False
+    player: str | None = None
+    samples: int | None = None
+    rng_seed: int | None = None
 
     def __post_init__(self) -> None:
         self.limits()  # refuses a limit that is not positive and finite, before any file is made
+        if self.player is not None:
+            self.make_player()  # refuses an unknown player, or settings it does not take
+            _refuse_search_settings(self)
+        elif self.samples is not None or self.rng_seed is not None:
+            setting = "--samples" if self.samples is not None else "--rng-seed"
+            raise OptionError(
+                f"{setting} sets a player's draws, and no --player was given: add one, e.g. --player sampling "
+                f"(or leave out {setting} to survey which deals can be won)"
+            )
         if self.fewest_redeals and not hasattr(self.setup().game, "move_cost"):
             raise OptionError(f"--fewest-redeals counts redeals, and {self.setup().family.name} has none: leave it out")
 
@@ -46,6 +64,11 @@ class SurveySpec:
 
     def limits(self) -> Limits:
         return Limits(max_nodes=self.max_nodes, max_seconds=self.max_seconds, max_memory=self.max_memory)
+
+    def make_player(self) -> Player:
+        """A fresh player of the survey (one plays one deal: it keeps its draws between turns)."""
+        assert self.player is not None, "a survey of a player"
+        return make_player(self.player, self.samples, self.rng_seed)
 
     def identity(self) -> dict[str, str]:
         """The settings a survey file is keyed on: rows of two surveys mix only if these agree."""
@@ -61,7 +84,30 @@ class SurveySpec:
         }
         if self.fewest_redeals:  # absent otherwise, so files written before the setting stay resumable
             identity["fewest_redeals"] = "true"
+        if self.player is not None:  # absent likewise: a survey of solvability has none
+            identity["player"] = self.player
+            identity["player_settings"] = json.dumps(self.make_player().settings())
         return identity
+
+
+#: The settings of a search, which a player's game has no use for, as ``survey`` names them.
+_SEARCH_SETTINGS = {
+    "max_nodes": "--max-nodes",
+    "max_seconds": "--max-seconds",
+    "max_memory": "--max-memory",
+    "fewest_redeals": "--fewest-redeals",
+}
+
+
+def _refuse_search_settings(spec: SurveySpec) -> None:
+    """Refuse a search's limits or the fewest-redeals search in a survey of a player: it plays each
+    deal to its end, its searches bounded by its own settings, and solves none."""
+    for name, flag in _SEARCH_SETTINGS.items():
+        if getattr(spec, name) not in (None, False):
+            raise OptionError(
+                f"{flag} sets the search that finds which deals can be won; the {spec.player} player plays "
+                f"each deal to its end: leave out {flag} (or --player)"
+            )
 
 
 _SETUPS: dict[tuple[Any, ...], Setup] = {}
@@ -103,9 +149,15 @@ def solve_lines(spec: SurveySpec, lines: Sequence[tuple[int, str]]) -> Batch:
 
 
 def _rows(spec: SurveySpec, deals: Iterable[tuple[list[Card], int | None, int | None]]) -> Batch:
-    """The row of each (deal, its seed, its line), solved under the survey's rules and limits."""
+    """The row of each (deal, its seed, its line), solved under the survey's rules and limits, or
+    played to its end by a fresh player of the survey (as ``patience play`` plays it)."""
     setup, limits = spec.setup(), spec.limits()
-    rows = [stored_row(solve(setup, cards, limits, seed, spec.fewest_redeals), line) for cards, seed, line in deals]
+    if spec.player is not None:
+        rows = [
+            played_row(play(setup, dealt(setup, cards, seed), spec.make_player()), line) for cards, seed, line in deals
+        ]
+    else:
+        rows = [stored_row(solve(setup, cards, limits, seed, spec.fewest_redeals), line) for cards, seed, line in deals]
     return Batch(solver_version(), json.dumps(setup.settings, sort_keys=True), rows)
 
 
