@@ -25,11 +25,6 @@ DEFAULT_SAMPLES = 100
 DEFAULT_RNG_SEED = 1
 
 
-def player_names() -> list[str]:
-    """The players ``--player`` takes."""
-    return list(PLAYERS)
-
-
 def make_player(name: str, samples: int | None = None, rng_seed: int | None = None) -> Player:
     """A fresh player (one plays one game) named ``name``; ``samples`` only for those that draw
     orders. An OptionError names what is wrong."""
