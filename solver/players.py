@@ -19,7 +19,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 from solver import engine
 from solver.chance import Concealed, Draw, conceal, information_key, turned_up, unseen
 from solver.protocol import NO_SCORE, Concealable, Game
-from solver.result import Limits, Verdict
+from solver.result import Limits
 
 
 class View(NamedTuple):
@@ -153,6 +153,9 @@ class CarefulPlayer:
 #: The states each search of one order may expand (a node count, not seconds, so that a game
 #: is the same on any machine); an order it leaves undecided counts as half a win.
 ORDER_NODES = 20_000
+#: The states of the search that plans the rest of a game once every card is known (one search
+#: a game, where each order's above is one of thousands).
+PLAN_NODES = 1_000_000
 #: The most face-down cards for which the exact best chance is tried first...
 EXACT_HIDDEN = 6
 #: ...within this many states (else the sampled orders decide).
@@ -180,11 +183,10 @@ class SamplingPlayer:
     def choose(self, view: View) -> Hashable:
         if len(view.moves) == 1:
             return view.moves[0]
-        if view.position.hidden <= 1:
-            planned = self._planned(view)
-            if planned is not None:
-                return planned
         ranked = careful_order(view)
+        if view.position.hidden <= 1:  # every card known: the search's line, else the careful move
+            planned = self._planned(view)
+            return ranked[0] if planned is None else planned
         if view.position.hidden <= EXACT_HIDDEN:
             exact = self._by_chance(view, ranked)
             if exact is not None:
@@ -193,15 +195,13 @@ class SamplingPlayer:
 
     def _planned(self, view: View) -> Hashable | None:
         """The next move of the search's line (every card known, the last face-down one being
-        the one card left); None where the search was stopped by its limit."""
+        the one card left): a win, else the best score found (the best there is, unless
+        PLAN_NODES cut the search); None where the line's move is not offered."""
         state = view.position.state
         if self.planned_from != state or not self.plan or self.plan[0] not in view.moves:
-            found = engine.depth_first(view.searched, state, Limits(max_nodes=ORDER_NODES))
-            if found.verdict is Verdict.UNKNOWN or not found.best_line:
-                self.plan = []
-                return None
+            found = engine.depth_first(view.searched, state, Limits(max_nodes=PLAN_NODES))
             self.plan = list(found.best_line)
-            if self.plan[0] not in view.moves:
+            if not self.plan or self.plan[0] not in view.moves:
                 self.plan = []
                 return None
         move = self.plan.pop(0)
