@@ -8,7 +8,7 @@ alone, it checks that every deal a player won is solvable (it stops, naming the 
 prints the table's Markdown rows.
 
     python benchmarks/player_results.py --dir results --run --jobs 2
-    python benchmarks/player_results.py --dir results --markdown
+    python benchmarks/player_results.py --dir results --markdown --plot docs/results-players.png
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 from typing import NamedTuple
 
+from rulesets.concealed import presets_with_stock
 from solver.service.row_codec import VERDICTS
 from solver.service.stats import wilson
 
@@ -99,7 +100,8 @@ def won_seeds(path: Path, up_to: int) -> tuple[set[int], int, float]:
     try:
         won = {seed for (seed,) in db.execute(
             "SELECT seed FROM deals WHERE verdict = ? AND seed <= ?", (VERDICTS.index("won"), up_to))}  # fmt: skip
-        count, micro = db.execute("SELECT COUNT(*), TOTAL(microseconds) FROM deals WHERE seed <= ?", (up_to,)).fetchone()
+        totals = "SELECT COUNT(*), TOTAL(microseconds) FROM deals WHERE seed <= ?"
+        count, micro = db.execute(totals, (up_to,)).fetchone()
     finally:
         db.close()
     return won, count, micro / 1e6
@@ -108,6 +110,60 @@ def won_seeds(path: Path, up_to: int) -> tuple[set[int], int, float]:
 def rate(won: int, count: int) -> str:
     low, high = wilson(won, count)
     return f"{100 * won / count:.2f}% ({100 * low:.2f}% to {100 * high:.2f}%)"
+
+
+class Rates(NamedTuple):
+    """One preset's rates: (won, deals) solvable, by the random player, by the sampling player."""
+
+    solvable: tuple[int, int]
+    random: tuple[int, int]
+    sampling: tuple[int, int]
+
+
+def rates(plan: Plan, directory: Path) -> Rates:
+    """The preset's three rates from its survey files."""
+    found = []
+    for survey, file, _ in plan.surveys():
+        won, count, _ = won_seeds(directory / file, plan.seeds(survey))
+        found.append((len(won), count))
+    return Rates(*found)
+
+
+def every_preset() -> list[str]:
+    return [plan.preset for plan in PLANS]
+
+
+def plot(plans: list[Plan], directory: Path, path: Path) -> None:
+    """Each preset's solvable share beside the two players' win rates, with 95% Wilson intervals."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(10, 0.45 * len(plans) + 1.5))
+    height = 0.27
+    colours = {"solvable": "#4c72b0", "sampling": "#dd8452", "random": "#55a868"}
+    labels = {"solvable": "every card known (solvable)", "sampling": "sampling player", "random": "random player"}
+    for row, plan in enumerate(plans):
+        found = rates(plan, directory)
+        for shift, name in ((-height, "solvable"), (0.0, "sampling"), (height, "random")):
+            won, count = getattr(found, name)
+            low, high = wilson(won, count)
+            share = won / count
+            y = len(plans) - 1 - row + shift
+            axes.barh(y, 100 * share, height, color=colours[name], label=labels[name] if row == 0 else None)
+            axes.errorbar(100 * share, y, xerr=[[100 * (share - low)], [100 * (high - share)]], fmt="none",
+                          ecolor="black", capsize=2, linewidth=0.8)  # fmt: skip
+            axes.text(100 * high + 0.8, y, f"{100 * share:.2f}%", va="center", fontsize=7)
+    face_up = set(every_preset()) - set(presets_with_stock())
+    names = [plan.preset + (" (no stock)" if plan.preset in face_up else "") for plan in reversed(plans)]
+    axes.set_yticks(range(len(plans)), names)
+    axes.set_xlabel("deals won, % (95% Wilson interval)")
+    axes.set_xlim(0, 108)
+    axes.set_title("Won by players who cannot see the stock, beside the deals that can be won")
+    axes.legend(loc="upper center", bbox_to_anchor=(0.5, -0.06 - 1.0 / len(plans)), ncol=3, frameon=False)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
 
 
 def markdown_row(plan: Plan, directory: Path) -> str:
@@ -137,6 +193,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--only", nargs="*", help="these presets only")
     parser.add_argument("--markdown", action="store_true", help="print the table's rows")
+    parser.add_argument("--plot", type=Path, help="draw the rates to this PNG")
     args = parser.parse_args(argv)
     plans = [plan for plan in PLANS if args.only is None or plan.preset in args.only]
     args.dir.mkdir(parents=True, exist_ok=True)
@@ -150,6 +207,8 @@ def main(argv: list[str] | None = None) -> int:
         print("|---|---|---|---|---|---|")
         for plan in plans:
             print(markdown_row(plan, args.dir))
+    if args.plot:
+        plot(plans, args.dir, args.plot)
     return 0
 
 
