@@ -84,7 +84,7 @@ def test_version_short_help_and_bare_command():
 
 def test_the_help_lists_every_command_whatever_follows_it():
     """Only the command run gets a parser, unless the words before it ask for more (the help)."""
-    names = ("games", "describe", "deal", "solve", "verify", "hint", "survey", "report")
+    names = ("games", "describe", "deal", "solve", "verify", "hint", "play", "survey", "report")
     for args in (("--help",), ("--help", "solve"), ("--debug",), ("-h", "frobnicate")):
         ran = run(*args)  # --debug alone names no command: the help goes to stderr (exit code 2)
         listing = (ran.stdout or ran.stderr).split("commands:", 1)[1]
