@@ -143,3 +143,83 @@ def test_a_printout_of_no_moves_is_refused(tmp_path):
     printed = run("solve", "accordion", "--position", "row: AS").stdout
     assert "solution (0 moves):" in printed
     refused(verify(tmp_path, printed, "accordion", "--position", "row: AS"), 2, "holds no moves")
+
+
+# --- the record of a played game (play --json) ---------------------------------------------------------
+
+#: Baroness deal 2 played by the careful player: lost, 28 cards left after 23 moves.
+LOST = ("baroness", "--seed", "2", "--player", "careful")
+#: Amazons (PySolFC's rules) deal 2 played by the sampling player: won.
+WON = ("amazons-pysol", "--seed", "2", "--player", "sampling", "--samples", "5")
+
+
+def played(args: tuple[str, ...], **changes) -> dict:
+    """The --json record of ``play ARGS``, with ``changes``."""
+    found = json.loads(run("play", *args, "--json").stdout)
+    found.update(changes)
+    return found
+
+
+def verify_played(tmp_path, record: dict, args: tuple[str, ...] = LOST):
+    return verify(tmp_path, json.dumps(record), *args[:3], "--verdict-code")
+
+
+def test_the_record_of_a_played_game_verifies(tmp_path):
+    """Its moves (deals naming the cards they turned up) replay to what it claims: exit code 4
+    for a game lost, played to its end; 0 for a game won."""
+    lost = played(LOST)
+    assert (lost["won"], lost["score"], len(lost["moves"])) == (False, 28, 23)
+    ran = verify_played(tmp_path, lost)
+    assert (ran.exit_code, ran.stdout) == (4, "valid: all 23 moves legal; not won (cards left: 28)\n")
+    assert verify(tmp_path, json.dumps(lost, indent=2), *LOST[:3]).exit_code == 0
+    won = played(WON)
+    assert won["won"] and verify_played(tmp_path, won, WON).exit_code == 0
+
+
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"won": True}, ("claims a win", "do not win")),
+        ({"score": 27}, ("claims cards left 27", "reach 28")),
+        ({"score": None}, ("claims cards left None", "reach 28")),
+    ],
+)
+def test_the_record_of_a_played_game_is_held_to_its_claims(tmp_path, changes, words):
+    refused(verify_played(tmp_path, played(LOST, **changes)), 1, "invalid: the record claims", *words)
+
+
+def test_a_played_game_claims_its_win_and_its_end(tmp_path):
+    """A game won claims so; a game lost was played to its end (cut short, moves are left)."""
+    refused(verify_played(tmp_path, played(WON, won=False), WON), 1, "claims no win, but its moves win")
+    lost = played(LOST)
+    cut = lost | {"moves": lost["moves"][:-1]}
+    refused(verify_played(tmp_path, cut), 1, "claims a game played to its end", "moves are left")
+
+
+@pytest.mark.parametrize(
+    "changes, words",
+    [
+        ({"won": "no"}, ("won is", "true or false")),
+        ({"score": -1}, ("score is -1", "0 or more")),
+        ({"moves": []}, ("moves",)),
+        ({"moves": [1, 2]}, ("moves is [1, 2]", "a list of moves")),
+        ({"position": 7}, ("position is 7",)),
+        ({"engine": "gpu"}, ("engine is 'gpu'",)),
+        ({"player": "nobody"}, ("player is 'nobody'", "random, careful, sampling")),
+        ({"settings": {"samples": 5}}, ("settings", "careful player takes none")),
+        ({"player": "sampling", "settings": {"samples": 0, "rng_seed": 1}}, ("settings", "not 0")),
+        ({"player": "random", "settings": {"rng_seed": True}}, ("settings", "rng_seed, each a whole number")),
+        ({"seed": 3}, ("seed is 3",)),
+        ({"result": "lost"}, ("field 'result'", "'play --json'")),  # a solve record's field
+        ({"end": None}, ("field 'end'", "'play --json'")),  # a hint record's
+    ],
+)
+def test_a_played_games_record_play_could_not_have_written_is_bad_input(tmp_path, changes, words):
+    refused(verify_played(tmp_path, played(LOST, **changes)), 2, *words)
+
+
+def test_a_solve_record_with_a_played_games_field_is_refused(tmp_path):
+    """A record is a played game's only if it names its player: a solve record holding ``moves``
+    or ``won`` is a solve record with a field solve does not write."""
+    for field in ("moves", "won"):
+        refused(verify(tmp_path, json.dumps(record(**{field: True}))), 2, f"field {field!r}", "'solve --json'")

@@ -1,6 +1,7 @@
 """Verifying a line of moves: read a solution (moves one per line, what ``solve`` prints, or a
-``--json`` record), replay its moves through the rules, and hold every claim it makes to the truth:
-its game, options, seed and deal, its verdict, its score and its redeals.
+``--json`` record of ``solve`` or ``play``), replay its moves through the rules, and hold every
+claim it makes to the truth: its game, options, seed and deal, its verdict (a played game: won or
+not, and played to its end), its score and its redeals.
 
 What only a search can show (that no line does better than a claimed minimum, or that a claimed
 loss is one) is not searched again; ``solve`` proves it.
@@ -22,6 +23,7 @@ from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Verdict
 from solver.search import line_cost
+from solver.service.playing import make_player, player_names
 from solver.service.setup import Setup
 
 Record = dict[str, Any]
@@ -57,6 +59,23 @@ _FIELDS: dict[str, tuple[str, ...]] = {
     "redeals": (_WHOLE,),
     "fewest_redeals_proven": (_FLAG,),
     "redeals_at_least": (_WHOLE, _NULL),
+}
+#: The fields of the record of a game ``play --json`` writes (solver.service.playing), told
+#: from solve's by its ``player``, and the kinds of value each may hold.
+_PLAY_FIELDS: dict[str, tuple[str, ...]] = {
+    "game": (_TEXT,),
+    "variant": (_TEXT,),
+    "options": (_OBJECT,),
+    "seed": (_WHOLE, _NULL),
+    "deal": (_TEXT, _NULL),
+    "position": (_TEXT, _NULL),
+    "player": (_TEXT,),
+    "settings": (_OBJECT,),  # what fixed the player's choices: no claim about the game
+    "engine": (_TEXT, _NULL),  # the engine the player's searches ran on (null: it searched nothing)
+    "won": (_FLAG,),
+    "score": (_WHOLE, _NULL),
+    "moves": (_MOVES,),
+    "seconds": (_NUMBER, _WHOLE),
 }
 _LIMITS = ("max_nodes", "max_seconds")
 _ENGINES = ("native", "python")
@@ -150,8 +169,16 @@ def _read_record(text: str, setup: Setup, name: str) -> tuple[list[str], None, R
         )
     record = values[0]
     if not isinstance(record, dict):
-        raise MoveError("malformed solution file: a --json record is a JSON object ({...}), as 'solve --json' writes")
+        raise MoveError(
+            "malformed solution file: a --json record is a JSON object ({...}),"
+            " as 'solve --json' and 'play --json' write"
+        )
     _check_kinds(record, setup)
+    if _is_played(record):
+        moves = record.get("moves")
+        if not moves:
+            raise MoveError("the record's moves are missing or none: verify checks a line of one move or more")
+        return moves, None, record
     if record.get("solution") is not None and record.get("best_line") is not None and "result" not in record:
         raise MoveError(
             "malformed solution file: the record holds both a solution and a best_line, and 'solve' writes one"
@@ -179,25 +206,34 @@ def _decoded(decoder: json.JSONDecoder, text: str, at: int, name: str) -> tuple[
         why = "its values nest too deeply"
     except ValueError:  # Python's limit on the digits of an integer
         why = f"a number in it has more than {sys.get_int_max_str_digits()} digits"
-    raise MoveError(f"cannot read {name} as a JSON record: {why}; give the record 'solve --json' printed")
+    raise MoveError(
+        f"cannot read {name} as a JSON record: {why}; give the record 'solve --json' or 'play --json' printed"
+    )
+
+
+def _is_played(record: Record) -> bool:
+    """Whether the record is of a game ``play`` played (the only record naming a player)."""
+    return "player" in record
 
 
 def _check_kinds(record: Record, setup: Setup) -> None:
-    """Each field is one solve writes for this game, holding a value of its kind."""
+    """Each field is one solve (or, for a played game, play) writes for this game, holding a value
+    of its kind."""
     family = setup.family
-    if "moves" in record and "end" in record:  # the two fields only hint's record holds
+    played = _is_played(record)
+    if "moves" in record and "end" in record and not played:  # the two fields only hint's record holds
         raise MoveError(
             "the record is one 'hint --json' prints (moves to choose from, not a line);"
-            " give the record 'solve --json' printed"
+            " give the record 'solve --json' or 'play --json' printed"
         )
-    fields = dict(_FIELDS, **{family.score_field: (_WHOLE, _NULL)})
-    if family.threshold is not None:
+    score_field = "score" if played else family.score_field
+    fields = dict(_PLAY_FIELDS if played else _FIELDS, **{score_field: (_WHOLE, _NULL)})
+    if family.threshold is not None and not played:
         fields[family.threshold[0]] = (_FLAG,)
+    writer = "play --json" if played else "solve --json"
     for name, value in record.items():
         if name not in fields:
-            raise MoveError(
-                f"the record's field {name!r} is not one 'solve --json' writes for {family.name}; remove it"
-            )
+            raise MoveError(f"the record's field {name!r} is not one '{writer}' writes for {family.name}; remove it")
         kind = _kind(value)
         if kind not in fields[name]:
             raise MoveError(
@@ -205,16 +241,34 @@ def _check_kinds(record: Record, setup: Setup) -> None:
             )
     if "result" in record and record["result"] not in [verdict.value for verdict in Verdict]:
         raise MoveError(f"the record's result is {record['result']!r}; it must be won, lost or unknown")
-    if record.get("engine", "python") not in _ENGINES:
+    if record.get("engine") not in (None, *_ENGINES):
         raise MoveError(f"the record's engine is {record['engine']!r}; it must be {' or '.join(_ENGINES)}")
     if record.get("limit") not in (None, *_LIMITS):
         raise MoveError(f"the record's limit is {record['limit']!r}; it must be {', '.join(_LIMITS)} or null")
-    for name, least in {**_LEAST, family.score_field: 0}.items():
+    for name, least in {**_LEAST, score_field: 0}.items():
         value = record.get(name)
         if isinstance(value, (int, float)) and not isinstance(value, bool) and value < least:
             raise MoveError(f"the record's {name} is {json.dumps(value)}; it must be {least} or more")
     for name, value in record.get("options", {}).items():
         _check_option(family, name, value)
+    if played:
+        _check_player(record["player"], record.get("settings"))
+
+
+def _check_player(name: str, settings: dict[str, Any] | None) -> None:
+    """A played game's player: one ``play`` has, with its own settings (whole numbers in range)."""
+    if name not in player_names():
+        raise MoveError(f"the record's player is {name!r}; it must be one of {', '.join(player_names())}")
+    if settings is None:
+        return
+    takes = make_player(name).settings()
+    if set(settings) != set(takes) or any(_kind(value) != _WHOLE for value in settings.values()):
+        kinds = f"{' and '.join(takes)}, each a whole number" if takes else "none"
+        raise MoveError(f"the record's settings are {json.dumps(settings)}; the {name} player takes {kinds}")
+    try:
+        make_player(name, settings.get("samples"), settings.get("rng_seed"))
+    except OptionError as error:
+        raise MoveError(f"the record's settings: {error}") from None
 
 
 #: The least value of each number of a record ('solve' never writes a count below it).
@@ -406,7 +460,7 @@ def check_record_is_for(
     position = setup.game.write_position(start)
     if deal is None:
         _check_claimed_start(record, setup, position)
-    if record.get("position", position) != position:
+    if record.get("position") not in (None, position):  # a played deal's record names no position
         raise MoveError(
             f"the record's position is {record['position']!r}, but this verification starts from {position!r}"
         )
@@ -511,8 +565,32 @@ def verify(setup: Setup, start: Any, solution: Solution) -> Verification:
     won = ruleset.is_won(state)
     score = ruleset.score(state)
     reached = None if score == NO_SCORE else score
-    broken = None if record is None else _broken_claim(record, setup, start, moves, won, reached)
-    return Verification(len(moves), None, won, reached, broken, is_over(ruleset, state, seen))
+    ended = is_over(ruleset, state, seen)
+    if record is None:
+        broken = None
+    elif _is_played(record):
+        broken = _broken_play_claim(record, setup, won, reached, ended)
+    else:
+        broken = _broken_claim(record, setup, start, moves, won, reached)
+    return Verification(len(moves), None, won, reached, broken, ended)
+
+
+def _broken_play_claim(record: Record, setup: Setup, won: bool, reached: int | None, ended: bool) -> str | None:
+    """The first claim of a played game's record the moves do not bear out: that it was won or
+    not, its score, and that it was played to its end (won, or no move left that does not bring
+    back a position the line reached: see :func:`is_over`)."""
+    if record.get("won", won) != won:
+        return (
+            "the record claims no win, but its moves win"
+            if won
+            else "the record claims a win, but its moves do not win"
+        )
+    if not (won or ended):
+        return "the record claims a game played to its end, but moves are left that do not repeat a position"
+    claimed = record.get("score", reached)
+    if claimed != reached:
+        return f"the record claims {setup.family.score_label} {claimed}, but its moves reach {reached}"
+    return None
 
 
 def _broken_claim(
