@@ -119,13 +119,13 @@ def iterative_deepening(game: CostedGame[State, Move], start: State, limits: Lim
     return result._replace(best_line=decoded(game, result.best_line))
 
 
-def decider(game: Game[Any, Any]) -> Decide:
+def decider(game: Game[Any, Any], restart_nodes: int | None = search.RESTART_NODES) -> Decide:
     """Full-information positions of ``game`` decided by :func:`depth_first`: True won, False
     lost, None a limit stopped it, with the states expanded. A win counts only once its line has
     replayed through the rules (solver.replay.checked), as every win the project reports."""
 
     def decide(state: Any, limits: Limits) -> tuple[bool | None, int]:
-        result = depth_first(game, state, limits)
+        result = depth_first(game, state, limits, restart_nodes)
         if result.verdict is Verdict.WON:
             checked(game, state, result)
         won = None if result.verdict is Verdict.UNKNOWN else result.verdict is Verdict.WON
@@ -142,17 +142,19 @@ def hindsight(
     seed: int,
     targets: Sequence[Hashable | None],
     limits: Limits = NO_LIMITS,
+    restart_nodes: int | None = search.RESTART_NODES,
 ) -> tuple[list[Tally], int]:
     """:func:`solver.chance.hindsight` for each of ``targets`` (None: the position itself; else
     one of its legal moves in ``rules``, judged after it), on the engine :func:`engine_for` names
     for ``searched``: the tallies in the order of ``targets``, and the states expanded. Every
     target is judged on the same orders (solver.chance.Draw, the same on both engines), and every
-    win counted has replayed through the rules."""
+    win counted has replayed through the rules. ``restart_nodes`` as :func:`depth_first` takes it
+    (None: no restarts, so that a node limit cuts the same searches on both engines)."""
     every = every_order(position.hidden, samples)
     compiled = _chance_kernels(rules, searched)
     if compiled is None:
         drawn = orders(unseen(rules, position), samples, seed)
-        decide, nodes = _counting(decider(searched))
+        decide, nodes = _counting(decider(searched, restart_nodes))
         tallies = [hindsight_of(rules, position, drawn, decide, limits, target) for target in targets]
         return tallies, nodes[0]
     core, kernel, search_kernel = compiled
@@ -170,7 +172,7 @@ def hindsight(
         max_nodes=limits.max_nodes,
         max_seconds=limits.max_seconds,
         max_memory=limits.max_memory,
-        restart_nodes=search.RESTART_NODES,
+        restart_nodes=restart_nodes,
     )
     for chosen, order, codes in wins:  # the referee: each win replayed through the rules
         start = arranged(rules, position, order)
@@ -228,14 +230,15 @@ def best_chance(
     position: Concealed,
     limits: Limits,
     with_moves: bool = False,
+    restart_nodes: int | None = search.RESTART_NODES,
 ) -> Chance:
     """:func:`solver.chance.best_chance` (with every move of the position, ``with_moves``) on the
     engine :func:`engine_for` names for ``searched``; its full-information positions decided by
-    ``searched``'s search."""
+    ``searched``'s search (``restart_nodes`` as :func:`depth_first` takes it)."""
     moves = tuple(rules.moves(position.state)) if with_moves else ()
     compiled = _chance_kernels(rules, searched)
     if compiled is None:
-        return chance_of(rules, position, decider(searched), limits, moves)
+        return chance_of(rules, position, decider(searched, restart_nodes), limits, moves)
     core, kernel, search_kernel = compiled
     chance, judged, limit, stats = core.best_chance(
         kernel,
@@ -246,7 +249,7 @@ def best_chance(
         max_nodes=limits.max_nodes,
         max_seconds=limits.max_seconds,
         max_memory=limits.max_memory,
-        restart_nodes=search.RESTART_NODES,
+        restart_nodes=restart_nodes,
     )
     return Chance(chance, tuple(zip(moves, judged)), limit, ChanceStats(*stats))
 

@@ -153,6 +153,9 @@ class CarefulPlayer:
 #: The states each search of one order may expand (a node count, not seconds, so that a game
 #: is the same on any machine); an order it leaves undecided counts as half a win.
 ORDER_NODES = 20_000
+#: The player's searches never restart (a restart's order comes from each engine's own hash):
+#: so a node limit cuts the same searches, and a game is the same, on both engines.
+NO_RESTARTS = None
 #: The states of the search that plans the rest of a game once every card is known (one search
 #: a game, where each order's above is one of thousands).
 PLAN_NODES = 1_000_000
@@ -199,7 +202,7 @@ class SamplingPlayer:
         PLAN_NODES cut the search); None where the line's move is not offered."""
         state = view.position.state
         if self.planned_from != state or not self.plan or self.plan[0] not in view.moves:
-            found = engine.depth_first(view.searched, state, Limits(max_nodes=PLAN_NODES))
+            found = engine.depth_first(view.searched, state, Limits(max_nodes=PLAN_NODES), NO_RESTARTS)
             self.plan = list(found.best_line)
             if not self.plan or self.plan[0] not in view.moves:
                 self.plan = []
@@ -210,7 +213,9 @@ class SamplingPlayer:
 
     def _by_chance(self, view: View, ranked: list[Hashable]) -> Hashable | None:
         """The move with the best exact chance, or None where the search did not finish."""
-        found = engine.best_chance(view.rules, view.searched, view.position, Limits(max_nodes=EXACT_NODES), True)
+        found = engine.best_chance(
+            view.rules, view.searched, view.position, Limits(max_nodes=EXACT_NODES), True, NO_RESTARTS
+        )
         if found.chance is None:
             return None
         chances = dict(found.moves)

@@ -285,18 +285,6 @@ def test_another_rng_seed_changes_the_random_players_game() -> None:
     assert games[1] != games[2]
 
 
-#: Where the two engines' sampled games part: with at most one card face down the sampling
-#: player follows the line of a full-information depth-first search, and with restarts the two
-#: engines' searches visit states in other orders by design (solver/_search.pyx: each engine
-#: draws its restarts' rotations from its own digest), so they find other winning lines. In
-#: Amazons' deal 1 (5 orders, rng seed 1) the lines searched before the 10th move, every card
-#: then turned up, part at their third move, a redeal in one and a play in the other (the
-#: compiled line 199 moves long after 2,242 states, the Python one 184 after 1,884; without
-#: restarts both are 107 moves, after 3,963 states): both games are won, in 149 and 116 moves.
-#: For the same reason the 20,000-state exact attempt may finish on one engine and not on the
-#: other (amazons-mms deal 3, before its 9th move, four cards face down: 16,750 states compiled,
-#: the limit in Python), though that game comes out the same.
-ENGINES_PART = "the engines' depth-first searches with restarts find other lines (see ENGINES_PART)"
 
 
 @pytest.mark.one_engine
@@ -310,13 +298,18 @@ ENGINES_PART = "the engines' depth-first searches with restarts find other lines
         ("baroness", 3),
         ("thirteens", 1),
         ("queen-and-her-lad", 1),
-        pytest.param("amazons", 1, marks=pytest.mark.xfail(strict=True, reason=ENGINES_PART)),
+        ("amazons", 1),
+        ("amazons", 3),
+        ("amazons-mms", 3),
     ],
 )
 def test_both_engines_play_the_same_sampled_game(preset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
     """The sampling player on the compiled core and on the Python engine: the same orders drawn,
     the same exact chances and the same searched lines make the same game (these deals take
-    each way of choosing: orders, exact chances, the search's line)."""
+    each way of choosing: orders, exact chances, the search's line). The player's searches do
+    not restart: with restarts each engine's search takes its own order (solver/_search.pyx), so
+    that Amazons deal 1's planned lines parted at their third move, and on amazons-mms deal 3 the
+    20,000-state exact attempt finished on one engine (16,750 states) and not on the other."""
     if compiled_chance() is None:
         pytest.skip("the compiled core is not built here")
     setup = Setup.of(preset)

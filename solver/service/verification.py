@@ -19,11 +19,12 @@ from rulesets.cards import Card, format_cards
 from rulesets.dealt import read_move
 from rulesets.family import OptionError
 from rulesets.notation import MoveError, UnreadableMove
+from solver.players import PLAYERS
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Verdict
 from solver.search import line_cost
-from solver.service.playing import make_player, player_names
+from solver.service.playing import make_player
 from solver.service.setup import Setup
 
 Record = dict[str, Any]
@@ -257,8 +258,8 @@ def _check_kinds(record: Record, setup: Setup) -> None:
 
 def _check_player(name: str, settings: dict[str, Any] | None) -> None:
     """A played game's player: one ``play`` has, with its own settings (whole numbers in range)."""
-    if name not in player_names():
-        raise MoveError(f"the record's player is {name!r}; it must be one of {', '.join(player_names())}")
+    if name not in PLAYERS:
+        raise MoveError(f"the record's player is {name!r}; it must be one of {', '.join(PLAYERS)}")
     if settings is None:
         return
     takes = make_player(name).settings()
