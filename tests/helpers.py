@@ -3,8 +3,10 @@ PySolFC's deal number 1 (the deal most tests start from)."""
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from random import Random
 from typing import Any
 
@@ -13,6 +15,16 @@ from hypothesis import strategies as st
 from solver.engine import depth_first
 from solver.replay import checked
 from solver.result import Limits, SearchResult
+
+
+def load_benchmark(name: str) -> Any:
+    """benchmarks/NAME.py (the folder is no package) as a module, for what a test holds it to."""
+    spec = importlib.util.spec_from_file_location(name, Path(__file__).parent.parent / "benchmarks" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 #: PySolFC's deal number 1 (full deck, first dealt first), as ``patience deal GAME --seed 1`` prints it.
 PYSOL_DEAL_1 = (

@@ -1,12 +1,11 @@
 """Accordion's default variant: rule properties, brute-force agreement, and the reference deals."""
 
 import csv
-import importlib.util
 from pathlib import Path
 
 import pytest
 from brute.accordion import matches, merge, min_piles, open_layout, open_row_layouts, successors
-from helpers import reachable_states
+from helpers import load_benchmark, reachable_states
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -135,17 +134,7 @@ def test_every_group_count_of_the_bound_table_is_a_plain_union_finds():
         assert accordion._GROUPS[index] == len(set(group.values())), index
 
 
-def load_states_benchmark():
-    """benchmarks/accordion_states.py (not a package), for its candidate bound."""
-    path = Path(__file__).parent.parent / "benchmarks" / "accordion_states.py"
-    spec = importlib.util.spec_from_file_location("accordion_states", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-STATES = load_states_benchmark()
+STATES = load_benchmark("accordion_states")
 #: Three suits of five ranks: small decks from it match often, so piles merge in many ways.
 DENSE = [card for card in CARDS if card.rank <= 5 and card.suit in "CDH"]
 

@@ -6,10 +6,11 @@ Regenerate docs/games.md after changing a game's rules text with
 
 from __future__ import annotations
 
-import importlib.util
 import os
 import re
 from pathlib import Path
+
+from helpers import load_benchmark
 
 from rulesets import families
 
@@ -52,10 +53,7 @@ def test_docs_stand_alone() -> None:
 def test_results_page_gives_each_presets_survey_command_and_n() -> None:
     """docs/results.md covers every preset, and for each one the table's N and the survey command
     are the ones benchmarks/results.py runs (its PLANS), word for word."""
-    spec = importlib.util.spec_from_file_location("results_benchmark", DOCS.parent / "benchmarks" / "results.py")
-    assert spec is not None and spec.loader is not None
-    benchmark = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(benchmark)
+    benchmark = load_benchmark("results")
     page = (DOCS / "results.md").read_text(encoding="utf-8")
     table = dict(re.findall(r"^\| ([a-z-]+) \| ([\d,]+) \|", page, re.MULTILINE))
     presets = {variant.name for family in families().values() for variant in family.variants}

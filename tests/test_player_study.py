@@ -2,11 +2,8 @@
 larger positions): where few cards lie face down it plays by the exact chance, so its win rate
 over every order of them is the best chance itself, and no lower than the random player's."""
 
-import importlib.util
-from pathlib import Path
-from typing import Any
-
 import pytest
+from helpers import load_benchmark
 
 from solver import players
 from solver.chance import orders, unseen
@@ -15,18 +12,7 @@ from solver.result import Limits
 from solver.service.playing import make_player
 from solver.service.setup import Setup
 
-
-def load_study() -> Any:
-    """benchmarks/player_study.py (not a package), for its positions and its players' rates."""
-    path = Path(__file__).parent.parent / "benchmarks" / "player_study.py"
-    spec = importlib.util.spec_from_file_location("player_study", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-STUDY = load_study()
+STUDY = load_benchmark("player_study")
 
 
 def test_the_sampling_player_wins_the_best_chance_where_it_plays_by_it() -> None:

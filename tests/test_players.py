@@ -285,8 +285,6 @@ def test_another_rng_seed_changes_the_random_players_game() -> None:
     assert games[1] != games[2]
 
 
-
-
 @pytest.mark.one_engine
 @pytest.mark.parametrize(
     ("preset", "seed"),
