@@ -146,7 +146,7 @@ def test_html_replay_from_python_and_the_command_line(tmp_path: Path) -> None:
     assert result.exit_code == 0 and target.read_text(encoding="utf-8") == page
 
 
-@pytest.mark.parametrize("document", ["README.md", "docs/api.md"])
+@pytest.mark.parametrize("document", ["README.md", "docs/api.md", "docs/players.md"])
 def test_the_documents_examples_run(document: str) -> None:
     failures, tried = doctest.testfile(str(ROOT / document), module_relative=False, optionflags=doctest.ELLIPSIS)
     assert tried > 0 and failures == 0

@@ -1,4 +1,5 @@
-"""docs/ says what the program says: the games' rules as `patience describe` prints them.
+"""docs/ says what the program says: the games' rules as `patience describe` prints them, and
+the players' games as `patience play` plays them.
 
 Regenerate docs/games.md after changing a game's rules text with
 ``PATIENCE_WRITE_DOCS=1 python -m pytest tests/test_docs.py``.
@@ -8,8 +9,12 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
+import pytest
 from helpers import load_benchmark
 
 from rulesets import families
@@ -61,3 +66,48 @@ def test_results_page_gives_each_presets_survey_command_and_n() -> None:
     for plan in benchmark.PLANS:
         assert table[plan.preset] == f"{plan.deals:,}", plan.preset
         assert " ".join(benchmark.command(plan, 2)) + "\n" in page, plan.preset
+
+
+def _sessions(page: str) -> list[list[tuple[str, str]]]:
+    """The page's shell sessions: each fenced block whose lines start with ``$ ``, as (command,
+    what it printed) pairs in order."""
+    sessions = []
+    for block in re.findall(r"```\n(\$ .*?)```", page, re.DOTALL):
+        pairs: list[tuple[str, list[str]]] = []
+        for line in block.splitlines():
+            if line.startswith("$ "):
+                pairs.append((line[2:], []))
+            else:
+                pairs[-1][1].append(line)
+        sessions.append([(command, "".join(f"{line}\n" for line in printed)) for command, printed in pairs])
+    return sessions
+
+
+def _steady(text: str) -> str:
+    """Output with the CPU seconds, which differ from run to run, and the engine (the page's were
+    printed on the compiled core, and the Python engine plays these games alike) masked."""
+    text = re.sub(r"\d+ moves, [\d.]+ CPU seconds", "N moves, S CPU seconds", text)
+    text = re.sub(r'"engine": "(native|python)"', '"engine": E', text)
+    return re.sub(r'"seconds": [\d.e-]+', '"seconds": S', text)
+
+
+@pytest.mark.one_engine
+def test_the_players_page_prints_what_the_commands_print(tmp_path: Path) -> None:
+    """Every command shown in docs/players.md, run in turn from a copy of the examples, prints
+    what the page shows (the CPU seconds aside)."""
+    shutil.copytree(DOCS.parent / "examples", tmp_path / "examples")
+    environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    sessions = _sessions((DOCS / "players.md").read_text(encoding="utf-8"))
+    assert len(sessions) >= 8
+    for session in sessions:
+        for command, shown in session:
+            ran = subprocess.run(
+                ["bash", "-c", command],
+                cwd=tmp_path,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,  # as a terminal shows them, in the order written
+                text=True,
+                env=environment,
+                check=False,
+            )
+            assert _steady(ran.stdout) == _steady(shown), command
