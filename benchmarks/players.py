@@ -28,8 +28,8 @@ from rulesets import DECLARED
 from solver import engine, players
 from solver.engine import NATIVE, NO_EXTENSIONS, PYTHON, compiled_core
 from solver.errors import UserError
-from solver.players import Player, View
-from solver.service.playing import DEFAULT_SAMPLES, dealt, make_player, play, player_names
+from solver.players import PLAYERS, Player, View
+from solver.service.playing import DEFAULT_SAMPLES, dealt, make_player, play
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
 from solver.service.stats import wilson
@@ -151,12 +151,12 @@ def main() -> int:
     presets = [variant for games in DECLARED.values() for variants in games.values() for variant in variants]
     parser.add_argument("presets", nargs="*", default=presets, help="presets (default: all)")
     parser.add_argument("--seeds", default="1-100", help="PySolFC deal numbers, e.g. 1-100")
-    parser.add_argument("--players", default=",".join(player_names()), help="players, e.g. careful,sampling")
+    parser.add_argument("--players", default=",".join(PLAYERS), help="players, e.g. careful,sampling")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="the sampling player's orders a move")
     parser.add_argument("--engines", default=NATIVE, help="native, python, or native,python")
     args = parser.parse_args()
     chosen, engines = args.players.split(","), args.engines.split(",")
-    unknown = [name for name in chosen if name not in player_names()] + [
+    unknown = [name for name in chosen if name not in PLAYERS] + [
         name for name in engines if name not in (NATIVE, PYTHON)
     ]
     if unknown:

@@ -143,13 +143,16 @@ def hindsight(
     targets: Sequence[Hashable | None],
     limits: Limits = NO_LIMITS,
     restart_nodes: int | None = search.RESTART_NODES,
+    referee: bool = True,
 ) -> tuple[list[Tally], int]:
     """:func:`solver.chance.hindsight` for each of ``targets`` (None: the position itself; else
     one of its legal moves in ``rules``, judged after it), on the engine :func:`engine_for` names
     for ``searched``: the tallies in the order of ``targets``, and the states expanded. Every
     target is judged on the same orders (solver.chance.Draw, the same on both engines), and every
     win counted has replayed through the rules. ``restart_nodes`` as :func:`depth_first` takes it
-    (None: no restarts, so that a node limit cuts the same searches on both engines)."""
+    (None: no restarts, so that a node limit cuts the same searches on both engines). Without
+    ``referee`` the compiled core's wins are not replayed: for tallies that only rank a player's
+    own choices, whose game is replayed as a whole (the replay was most of their cost)."""
     every = every_order(position.hidden, samples)
     compiled = _chance_kernels(rules, searched)
     if compiled is None:
@@ -174,7 +177,7 @@ def hindsight(
         max_memory=limits.max_memory,
         restart_nodes=restart_nodes,
     )
-    for chosen, order, codes in wins:  # the referee: each win replayed through the rules
+    for chosen, order, codes in wins if referee else ():  # the referee: each win replayed through the rules
         start = arranged(rules, position, order)
         target = targets[chosen]
         if target is not None:
