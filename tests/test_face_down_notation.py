@@ -151,7 +151,7 @@ def test_each_mistake_is_one_line_and_exit_code_2(game: str, position: str, word
 
 def test_a_face_down_stock_is_refused_where_every_card_must_be_known() -> None:
     line = error_line(run("verify", "parlett", "--position", PARLETT, "--solution", "-", stdin="deal\n"))
-    assert "only 'solve --position' and 'hint --position'" in line
+    assert "only 'solve --position', 'hint --position' and 'play --position' take" in line
 
 
 @pytest.mark.parametrize(

@@ -245,7 +245,7 @@ POSITION = Argument(
     "position",
     "A game in progress as one line: sections 'name: cards' separated by '|', piles by '/', "
     "'-' for none, e.g. 'row: AS 7H 9D'; each game's form, with an example: 'patience describe GAME'. "
-    "For solve and hint, a face-down stock goes in braces: 'stock: {30}', as the player sees it.",
+    "For solve, hint and play, a face-down stock goes in braces: 'stock: {30}', as the player sees it.",
     metavar="POSITION",
 )
 MAX_NODES = Argument(
@@ -291,7 +291,8 @@ SAMPLES = Argument(
 RNG_SEED = Argument(
     ("--rng-seed",),
     "rng_seed",
-    "The seed of the player's draws (the same seed, the same game) [default: 1].",
+    "The seed of the player's draws, and of the order of a --position's face-down cards (the same "
+    "seed, the same game) [default: 1].",
     whole,
     metavar="N",
 )

@@ -28,6 +28,7 @@ def play_command(
     already reached."""
     import json
 
+    from solver.cli.chances import is_face_down
     from solver.cli.errors import UsageError
     from solver.cli.solve import Deals
     from solver.service.playing import dealt, make_player, placed, play
@@ -36,7 +37,9 @@ def play_command(
     if sum(value is not None for value in (seed, deal, position)) != 1:
         raise UsageError("give exactly one of --seed, --deal or --position")
     setup = Setup.of(game, variant, option)
-    chosen = make_player(player, samples, rng_seed)
+    if show and as_json:  # else --show would be silently ignored
+        raise UsageError("--show draws the table after each move of the text output; --json prints a record: give one")
+    chosen = make_player(player, samples, rng_seed, order_drawn=is_face_down(position))
     if position is not None:
         opening = placed(setup, setup.concealed(position), rng_seed)
     else:
@@ -79,7 +82,8 @@ def _lines(played: Any, show: bool) -> list[str]:
     if played.won:
         lines.append(f"won{score}")
     else:
-        lines.append(f"lost{score}: no move left that does not repeat a position (the deal may still be solvable)")
+        ending = "every move left brings back a position" if played.repeating else "no move left"
+        lines.append(f"lost{score}: {ending} (the deal may still be winnable: 'solve' says)")
     lines.append(f"{len(played.moves)} moves, {played.seconds:.3f} CPU seconds")
     return lines
 

@@ -13,7 +13,7 @@ from rulesets.dealt import named_deal
 from solver.chance import Concealed, Draw, arranged, unseen
 from solver.engine import chance_engine, engine_for
 from solver.errors import OptionError
-from solver.players import PLAYERS, SEARCHING, Player, play_out
+from solver.players import PLAYERS, SEARCHING, CarefulPlayer, Player, play_out
 from solver.protocol import NO_SCORE
 from solver.service.chances import check_draw
 from solver.service.setup import Setup
@@ -25,13 +25,21 @@ DEFAULT_SAMPLES = 100
 DEFAULT_RNG_SEED = 1
 
 
-def make_player(name: str, samples: int | None = None, rng_seed: int | None = None) -> Player:
+def make_player(
+    name: str, samples: int | None = None, rng_seed: int | None = None, order_drawn: bool = False
+) -> Player:
     """A fresh player (one plays one game) named ``name``; ``samples`` only for those that draw
-    orders. An OptionError names what is wrong."""
+    orders, ``rng_seed`` only for those that draw at all (or where it draws a position's
+    face-down order: ``order_drawn``). An OptionError names what is wrong."""
     if name not in PLAYERS:
         raise OptionError(f"no player {name!r}: choose one of {', '.join(PLAYERS)} (e.g. --player sampling)")
     if samples is not None and name != "sampling":
         raise OptionError(f"--samples sets the orders the sampling player draws; the {name} player draws none")
+    if rng_seed is not None and name == CarefulPlayer.name and not order_drawn:
+        raise OptionError(
+            "--rng-seed seeds the random and sampling players' draws (and the order of a position's "
+            "face-down cards); the careful player draws nothing: leave it out"
+        )
     samples = DEFAULT_SAMPLES if samples is None else samples
     rng_seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     check_draw(samples, rng_seed)
@@ -72,7 +80,8 @@ def placed(setup: Setup, position: Concealed, rng_seed: int | None) -> Opening:
 
 class PlayedGame(NamedTuple):
     """One game played: the moves as written (deals naming the cards they turned up), its end,
-    and the CPU seconds the player took."""
+    the CPU seconds the player took, and whether a move was left at the end (every one of them
+    bringing back a position already reached)."""
 
     setup: Setup
     opening: Opening
@@ -81,6 +90,7 @@ class PlayedGame(NamedTuple):
     won: bool
     score: int | None
     seconds: float
+    repeating: bool = False
 
     def record(self) -> dict[str, Any]:
         """The JSON record of ``play --json`` (and a survey's row of a player)."""
@@ -123,4 +133,7 @@ def play(setup: Setup, opening: Opening, player: Player) -> PlayedGame:
     seconds = time.process_time() - began
     texts = tuple(named_deal(setup.legal, state, move) for state, move in played.moves)
     score = setup.legal.score(played.final)
-    return PlayedGame(setup, opening, player, texts, played.won, None if score == NO_SCORE else score, seconds)
+    repeating = bool(setup.legal.moves(played.final)) and not played.won
+    return PlayedGame(
+        setup, opening, player, texts, played.won, None if score == NO_SCORE else score, seconds, repeating
+    )

@@ -63,8 +63,8 @@ class Setup(NamedTuple):
         card must be known here (a face-down stock is read by :meth:`concealed`)."""
         if is_face_down(text):
             raise PositionError(
-                "braces mark a face-down stock, which only 'solve --position' and 'hint --position' "
-                "judge (one position at a time): write every card of the stock here, in order"
+                "braces mark a face-down stock, which only 'solve --position', 'hint --position' and "
+                "'play --position' take (one position at a time): write every card of the stock here, in order"
             )
         return self.game.read_position(text)
 
