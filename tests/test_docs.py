@@ -68,6 +68,24 @@ def test_results_page_gives_each_presets_survey_command_and_n() -> None:
         assert " ".join(benchmark.command(plan, 2)) + "\n" in page, plan.preset
 
 
+def test_results_page_gives_each_presets_player_surveys() -> None:
+    """The players' table of docs/results.md has a row for every preset, its N of deals solved
+    and played by each player, and the three survey commands benchmarks/player_results.py runs
+    (its PLANS), word for word."""
+    benchmark = load_benchmark("player_results")
+    page = (DOCS / "results.md").read_text(encoding="utf-8")
+    rows = re.findall(
+        r"^\| ([a-z-]+) \| ([\d,]+): .*? \| ([\d,]+): .*? \| ([\d,]+): .*? \| (\d+) \|", page, re.MULTILINE
+    )
+    presets = {variant.name for family in families().values() for variant in family.variants}
+    assert {plan.preset for plan in benchmark.PLANS} == presets == {row[0] for row in rows}
+    for plan in benchmark.PLANS:
+        (row,) = [row for row in rows if row[0] == plan.preset]
+        assert row[1:] == (f"{plan.deals:,}", f"{plan.deals:,}", f"{plan.sampled:,}", str(plan.samples)), plan.preset
+        for survey, _, _ in plan.surveys():
+            assert " ".join(benchmark.command(plan, survey, 2)) + "\n" in page, (plan.preset, survey)
+
+
 def _sessions(page: str) -> list[list[tuple[str, str]]]:
     """The page's shell sessions: each fenced block whose lines start with ``$ ``, as (command,
     what it printed) pairs in order."""
