@@ -54,8 +54,9 @@ SAMPLES = 5
 
 
 def player(name: str, rng_seed: int = 1) -> Player:
-    """A fresh player ``name`` (the sampling one drawing few orders)."""
-    return make_player(name, SAMPLES if name == "sampling" else None, rng_seed)
+    """A fresh player ``name`` (the sampling one drawing few orders; the careful one draws
+    nothing, so it takes no seed)."""
+    return make_player(name, SAMPLES if name == "sampling" else None, None if name == "careful" else rng_seed)
 
 
 def seeds_of(preset: str, name: str) -> tuple[int, ...]:
