@@ -66,6 +66,9 @@ def test_the_bar_is_two_lines_within_80_columns(total: int) -> None:
 
 # --- on a terminal: tmux ------------------------------------------------------------------------
 
+#: The tmux socket of this test run.
+SOCKET = f"patience-tests-{os.getpid()}"
+
 needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None, reason="needs tmux: apt-get install tmux")
 
 
@@ -86,8 +89,10 @@ class Pane:
 
     @staticmethod
     def tmux(*args: str, check: bool = True) -> str:
-        """tmux on a server of the tests' own (its own socket), so that no other session's matters."""
-        done = subprocess.run(["tmux", "-L", "patience-tests", *args], capture_output=True, text=True, check=check)
+        """tmux on a server of this test run's own (its own socket), so that no other session
+        matters, another suite's on the same machine included (a shared name let one run's
+        sessions be closed under another's)."""
+        done = subprocess.run(["tmux", "-L", SOCKET, *args], capture_output=True, text=True, check=check)
         return done.stdout
 
     def screen(self) -> list[str]:
