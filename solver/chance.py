@@ -47,7 +47,10 @@ class Concealed(NamedTuple):
 
 
 def conceal(game: Concealable[Any, Any], state: Any, hidden: int) -> Concealed:
-    """``state`` with the last ``hidden`` cards of its stock face down, in the canonical order."""
+    """``state`` with the last ``hidden`` cards of its stock face down, in the canonical order
+    (with none face down, ``state`` as it is: a game without a stock has no stock to read)."""
+    if hidden == 0:
+        return Concealed(state, 0)
     stock = list(game.stock(state))
     if not 0 <= hidden <= len(stock):
         raise ValueError(f"a stock of {len(stock)} cards cannot have {hidden} face down")
@@ -63,7 +66,10 @@ def unseen(game: Concealable[Any, Any], position: Concealed) -> tuple[int, ...]:
 
 def turned_up(game: Concealable[Any, Any], position: Concealed, move: Hashable) -> int:
     """How many face-down cards ``move`` turns up: the cards it takes from the stock beyond the
-    known ones (a deal, or a refill from the stock), whatever their order."""
+    known ones (a deal, or a refill from the stock), whatever their order; none where none lies
+    face down (in a game with a stock or without)."""
+    if position.hidden == 0:
+        return 0
     before = len(game.stock(position.state))
     taken = before - len(game.stock(game.apply(position.state, move)))
     return max(0, taken - (before - position.hidden))

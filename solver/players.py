@@ -56,20 +56,23 @@ class Player(Protocol):
 
 class Played(NamedTuple):
     """A game played to its end: every move with the state it was played in (the true state,
-    which the player never saw), the final state, and whether it was won."""
+    which the player never saw), the final state, whether it was won, and the positions the
+    player saw (the opening, then one after each move)."""
 
     moves: tuple[tuple[Any, Hashable], ...]
     final: Any
     won: bool
+    seen: tuple[Concealed, ...]
 
 
 def play_out(rules: Concealable[Any, Any], searched: Game[Any, Any], start: Any, hidden: int, player: Player) -> Played:
     """Play ``start`` (its stock in its true order, its last ``hidden`` cards face down to the
     player) to the end with ``player``. Cards are turned up as the rules deal them."""
     state = start
-    position = conceal(rules, state, hidden) if hidden else Concealed(state, 0)
+    position = conceal(rules, state, hidden)
     reached = {_key(rules, position)}
     moves: list[tuple[Any, Hashable]] = []
+    seen = [position]
     while not rules.is_won(state):
         offered = tuple(move for move in rules.moves(position.state) if _new(rules, position, move, reached))
         if not offered:
@@ -77,26 +80,21 @@ def play_out(rules: Concealable[Any, Any], searched: Game[Any, Any], start: Any,
         move = player.choose(View(rules, searched, position, offered))
         if move not in offered:
             raise AssertionError(f"internal error: player {player.name} chose a move it was not offered")
-        left = position.hidden - _turned_up(rules, position, move)
+        left = position.hidden - turned_up(rules, position, move)
         moves.append((state, move))
         state = rules.apply(state, move)
-        position = conceal(rules, state, left) if left else Concealed(state, 0)
+        position = conceal(rules, state, left)
+        seen.append(position)
         reached.add(_key(rules, position))
-    return Played(tuple(moves), state, bool(rules.is_won(state)))
+    return Played(tuple(moves), state, bool(rules.is_won(state)), tuple(seen))
 
 
 def _new(rules: Concealable[Any, Any], position: Concealed, move: Hashable, reached: set[bytes]) -> bool:
     """Whether ``move`` leads to a position not reached before. A move that turns up a face-down
     card always does (fewer cards are face down than ever before)."""
-    if _turned_up(rules, position, move):
+    if turned_up(rules, position, move):
         return True
     return _key(rules, Concealed(rules.apply(position.state, move), position.hidden)) not in reached
-
-
-def _turned_up(rules: Concealable[Any, Any], position: Concealed, move: Hashable) -> int:
-    """The face-down cards ``move`` turns up (none where none lies face down, in a game with a
-    stock or without)."""
-    return turned_up(rules, position, move) if position.hidden else 0
 
 
 def _key(rules: Concealable[Any, Any], position: Concealed) -> bytes:
@@ -112,7 +110,7 @@ def careful_order(view: View) -> list[Hashable]:
 
     def rank(indexed: tuple[int, Hashable]) -> tuple[bool, int, int]:
         index, move = indexed
-        turns = _turned_up(rules, position, move) > 0
+        turns = turned_up(rules, position, move) > 0
         score = NO_SCORE if turns else rules.score(rules.apply(position.state, move))
         return turns, score, index
 
@@ -231,7 +229,7 @@ class SamplingPlayer:
         best, most = ranked[0], -1
         judged: set[bytes] = set()
         for move in ranked:
-            if not _turned_up(view.rules, view.position, move):
+            if not turned_up(view.rules, view.position, move):
                 after = _key(view.rules, Concealed(view.rules.apply(view.position.state, move), view.position.hidden))
                 if after in judged:  # the same tally as a move judged before, which came first
                     continue

@@ -56,27 +56,18 @@ def play_command(
 
 def _lines(played: Any, show: bool) -> list[str]:
     """The game as a player reads it: what was played, move by move, and how it ended."""
-    from rulesets.dealt import read_move
-    from solver.chance import Concealed, conceal, turned_up
     from solver.cli.solve import SHOW_WIDTH
     from solver.service.playing import player_text
 
     setup, opening = played.setup, played.opening
     where = f"seed {opening.seed}" if opening.seed is not None else ("deal" if opening.deal else "position")
     lines = [f"{setup.title()}, {where}", f"player: {player_text(played.player.name, played.player.settings())}"]
-    rules = setup.legal
-    position = conceal(rules, opening.start, opening.hidden) if opening.hidden else Concealed(opening.start, 0)
     if show:
-        lines += _drawn(setup, position, SHOW_WIDTH)
-    state = opening.start
-    for number, text in enumerate(played.moves, 1):
+        lines += _drawn(setup, played.seen[0], SHOW_WIDTH)
+    for number, (text, seen) in enumerate(zip(played.moves, played.seen[1:]), 1):
         lines.append(f"{number:3d}. {text}")
         if show:
-            move = read_move(rules, state, text)
-            left = position.hidden - (turned_up(rules, position, move) if position.hidden else 0)
-            state = rules.apply(state, move)
-            position = conceal(rules, state, left) if left else Concealed(state, 0)
-            lines += _drawn(setup, position, SHOW_WIDTH)
+            lines += _drawn(setup, seen, SHOW_WIDTH)
     label = setup.family.score_label
     score = "" if played.score is None else f" ({label}: {played.score})"
     if played.won:

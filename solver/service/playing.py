@@ -91,6 +91,8 @@ class PlayedGame(NamedTuple):
     score: int | None
     seconds: float
     repeating: bool = False
+    #: The positions the player saw: the opening, then one after each move.
+    seen: tuple[Concealed, ...] = ()
 
     def record(self) -> dict[str, Any]:
         """The JSON record of ``play --json`` (and a survey's row of a player)."""
@@ -135,5 +137,5 @@ def play(setup: Setup, opening: Opening, player: Player) -> PlayedGame:
     score = setup.legal.score(played.final)
     repeating = bool(setup.legal.moves(played.final)) and not played.won
     return PlayedGame(
-        setup, opening, player, texts, played.won, None if score == NO_SCORE else score, seconds, repeating
+        setup, opening, player, texts, played.won, None if score == NO_SCORE else score, seconds, repeating, played.seen
     )
