@@ -31,6 +31,7 @@ from typing import Any, NamedTuple, NoReturn
 
 from solver import players
 from solver.chance import Concealed, Orders, arranged, orders, unseen
+from solver.draws import CLAIRVOYANT, stream
 from solver.engine import chance_engine
 from solver.players import Player, play_out
 from solver.result import Limits
@@ -98,7 +99,8 @@ POSITIONS = (
 )
 #: The orders the clairvoyant share counts: every order of up to nine cards (9! of them).
 CLAIRVOYANT_ORDERS = math.factorial(9)
-#: The seed of the orders drawn, for the clairvoyant share and for the orders played.
+#: The seed of the orders drawn, for the clairvoyant share and for the orders played (the same
+#: stream of it: solve's and hint's, solver.draws.CLAIRVOYANT).
 ORDERS_SEED = 1
 #: The exact chance's budget (every position of the study answers in about a second).
 LIMITS = Limits(max_seconds=120.0, max_memory=2**31)
@@ -170,10 +172,10 @@ def played_rate(setup: Setup, position: Concealed, drawn: Orders, make: Callable
     """The games a fresh player from ``make`` wins, one game from each of the orders ``drawn``."""
     rules: Any = setup.legal
     won = 0
-    for order in drawn.orders:
+    for order in drawn.each():
         start = arranged(rules, position, order)
         won += play_out(rules, setup.game, start, position.hidden, make()).won
-    return Rate(won, len(drawn.orders), drawn.exact)
+    return Rate(won, drawn.total(), drawn.exact)
 
 
 class Row(NamedTuple):
@@ -201,7 +203,7 @@ def measure(entry: Position) -> Row:
     if chance is None or tally.unknown:
         abort(f"{entry.label}: the exact chance or an order's search did not finish within {LIMITS}")
     clairvoyant = Rate(tally.won, sum(tally), judged.worth.every)
-    drawn = orders(unseen(rules, position), entry.played, ORDERS_SEED)
+    drawn = orders(unseen(rules, position), entry.played, stream(CLAIRVOYANT, ORDERS_SEED))
     rates = {}
     for column in COLUMNS:
         with exact_switch_off() if column.exact_switch_off else nullcontext():
@@ -235,7 +237,7 @@ def abort(message: str) -> NoReturn:
 def orders_cell(row: Row) -> str:
     """How many orders were played: all of them, or so many drawn of all."""
     total = math.factorial(row.hidden)
-    return f"{total:,} (all)" if row.drawn.exact else f"{len(row.drawn.orders):,} drawn of {total:,}"
+    return f"{total:,} (all)" if row.drawn.exact else f"{row.drawn.total():,} drawn of {total:,}"
 
 
 def clairvoyant_cell(rate: Rate) -> str:

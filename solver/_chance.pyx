@@ -3,8 +3,8 @@
 decided with every card known, the position's and each move's, in one loop of C.
 
 The orders are every order of the face-down cards (in lexicographic order) or ``samples`` of them
-drawn by the generator solver.chance.Draw spells out in Python, so that both engines judge the
-same orders. Each order is written into the face-down span of the flat state (where the kernel's
+drawn by the generator solver.draws.Draw spells out in Python, so that both engines judge the
+same orders; they are drawn one at a time, as they are searched. Each order is written into the face-down span of the flat state (where the kernel's
 ``stock_span`` says the stock lies: its last ``hidden`` cards) and searched on a table of its
 own (emptying one grown by a long search cost more than a new one for the short searches of most
 orders). A lost or undecided order costs no Python; a won one is handed back with its
@@ -25,21 +25,33 @@ from solver._table import TableMemory as _Memory
 cdef extern from "Python.h":
     int PyErr_CheckSignals() except -1
 
-# solver.chance.Draw's generator: a 64-bit linear congruential step, the high bits drawn.
-DEF MULTIPLIER = 6364136223846793005
-DEF INCREMENT = 1442695040888963407
-DEF HIGH = 33
+# solver.draws.Draw's generator, SplitMix64: a Weyl step, then the output mixer.
+DEF GAMMA = 0x9E3779B97F4A7C15
+DEF MIX1 = 0xBF58476D1CE4E5B9
+DEF MIX2 = 0x94D049BB133111EB
 DEF MOST_HIDDEN = 64
 
 
+cdef inline uint64_t _word(uint64_t* state) noexcept:
+    """The next 64-bit word (solver.draws.Draw.word)."""
+    state[0] += <uint64_t>GAMMA
+    cdef uint64_t z = state[0]
+    z = (z ^ (z >> 30)) * <uint64_t>MIX1
+    z = (z ^ (z >> 27)) * <uint64_t>MIX2
+    return z ^ (z >> 31)
+
+
 cdef inline uint64_t _below(uint64_t* state, uint64_t bound) noexcept:
-    """The next draw of the generator, reduced below ``bound`` (solver.chance.Draw.below)."""
-    state[0] = state[0] * <uint64_t>MULTIPLIER + <uint64_t>INCREMENT
-    return (state[0] >> HIGH) % bound
+    """A draw below ``bound``, each value equally likely (solver.draws.Draw.below): a word below
+    2**64 mod ``bound`` is drawn again."""
+    cdef uint64_t rejected = (<uint64_t>0 - bound) % bound, word = _word(state)
+    while word < rejected:
+        word = _word(state)
+    return word % bound
 
 
 cdef void _shuffle(uint8_t* cards, int count, uint64_t* state) noexcept:
-    """Fisher-Yates from the last card down (solver.chance.Draw.shuffled)."""
+    """Fisher-Yates from the last card down (solver.draws.Draw.shuffled)."""
     cdef int i, j
     cdef uint8_t held
     for i in range(count - 1, 0, -1):
@@ -76,15 +88,20 @@ cdef bint _next_order(uint8_t* cards, int count) noexcept:
 
 def hindsight(
     Kernel rules not None, Kernel search not None, bytes start not None, int hidden, int64_t samples,
-    uint64_t seed, bint every, targets, max_nodes=None, max_seconds=None, max_memory=None, restart_nodes=1000,
+    uint64_t seed, bint every, targets, referee=None, max_nodes=None, max_seconds=None, max_memory=None,
+    restart_nodes=1000,
 ):
     """For the position ``start`` (a flat state of ``rules``) whose stock ends in ``hidden``
     face-down cards: every order of them (``every``) or ``samples`` drawn from ``seed``, each
     decided with every card known by ``search`` (the kernel searched: ``rules`` with its
     reductions), for each of ``targets``: 0 the position, i after its i-th move in ``rules``'s
-    order (the same whatever the face-down order: the rules look only at what is seen). Returns
-    (tallies, wins, nodes): per target [won, lost, unknown]; each win as (its place in targets, order, line of
-    codes); the states expanded in all."""
+    order (the same whatever the face-down order: the rules look only at what is seen). Each win
+    is handed to ``referee`` (where given) as it is found: its place in targets, the order (bytes)
+    and its line of codes (none is kept: a run of many orders holds no more memory than one).
+    ``max_seconds`` bounds each search and the orders as a whole: once they have taken it, no
+    more are drawn (solver.chance.hindsight). Returns (tallies, nodes, limit): per target [won,
+    lost, unknown] of the orders searched; the states expanded in all; "max_seconds" where it
+    stopped the orders, else None."""
     cdef const uint8_t* root = rules._checked(start)
     cdef int length = 0
     cdef int offset = rules.stock_span(root, &length)
@@ -118,14 +135,18 @@ def hindsight(
         raise MemoryError()
     memcpy(arranged, root, rules.state_size)
     cdef list tallies = [[0, 0, 0] for _ in wanted]
-    cdef list wins = []
     cdef list line
     cdef int64_t nodes = 0, total = 0, done = 0
     cdef bytes state, position
     cdef DigestSet table
+    cdef double started = _cpu_seconds(), budget = -1.0 if max_seconds is None else max_seconds
+    cdef object stopped = None
     try:
         while every or done < samples:
             if every and done and not _next_order(order, hidden):
+                break
+            if budget >= 0 and done and _cpu_seconds() - started > budget:
+                stopped = "max_seconds"
                 break
             if not every:
                 memcpy(order, sorted_cards, hidden)
@@ -141,17 +162,19 @@ def hindsight(
                     rules.apply(arranged, codes[target - 1], <uint8_t*><const uint8_t*>state)
                 line = []
                 table = DigestSet(_Memory(max_memory))
+                if budget >= 0:  # each search within what the orders have left
+                    max_seconds = max(1e-3, budget - (_cpu_seconds() - started))
                 verdict = search_state(search, state, table, max_nodes, max_seconds, restart_nodes, &nodes, line)
                 total += nodes
                 tallies[chosen][verdict] += 1
-                if verdict == WON:
-                    wins.append((chosen, order[:hidden], tuple(line)))
+                if verdict == WON and referee is not None:
+                    referee(chosen, order[:hidden], tuple(line))
             done += 1
             PyErr_CheckSignals()  # a search too short to look at the signals itself
     finally:
         free(arranged)
         free(codes)
-    return tallies, wins, total
+    return tallies, total, stopped
 
 
 # ----------------------------------------------------------------------------- expectimax

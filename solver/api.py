@@ -170,7 +170,8 @@ class Chances(NamedTuple):
     search); ``clairvoyant``, the share of the stock's orders that can be won with every card
     known (an upper bound of the chance; None where some order was left undecided), with its 95%
     interval ``clairvoyant_low`` to ``clairvoyant_high``; ``orders``, how many orders were
-    counted, and ``exact``, whether they were every order (else a sample); ``unseen``, the
+    counted (``orders_limit``: the limit that stopped them short of those asked for, or None),
+    and ``exact``, whether they were every order (else a sample); ``unseen``, the
     face-down cards; ``nodes`` and ``seconds`` (CPU) of the exact search, and the ``engine``.
     ``record()`` and ``to_json()`` are ``patience solve --json``'s record."""
 
@@ -199,6 +200,10 @@ class Chances(NamedTuple):
     @property
     def orders(self) -> int:
         return self.judged.worth.orders
+
+    @property
+    def orders_limit(self) -> str | None:
+        return self.judged.worth.orders_limit
 
     @property
     def exact(self) -> bool:
@@ -257,6 +262,7 @@ class ChanceHint(NamedTuple):
     clairvoyant_low: float
     clairvoyant_high: float
     orders: int
+    orders_limit: str | None
     exact: bool
 
     @classmethod

@@ -12,7 +12,8 @@ many of those there are. Two figures answer for it:
 - :func:`hindsight`: the share of the stock's orders under which the position can be won with
   every card known (perfect-information sampling): an upper bound of the chance. Every order is
   counted where there are at most as many as the samples asked for; otherwise orders are drawn
-  uniformly, the same ones for every move judged, so that differences between moves are not noise.
+  uniformly, the same ones for every move judged, so that differences between moves are not noise;
+  either way one at a time, as they are searched.
 
 The game is known only through :class:`solver.protocol.Concealable`.
 """
@@ -25,6 +26,7 @@ import time
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, NamedTuple
 
+from solver.draws import Draw
 from solver.protocol import Concealable
 from solver.result import Limits
 
@@ -255,37 +257,27 @@ def best_chance(
 # ----------------------------------------------------------------------------- hindsight
 
 
-class Draw:
-    """The draw of the stock's orders, the same on both engines (solver/_chance.pyx spells it in
-    C): a 64-bit linear congruential generator (Knuth's MMIX constants), the high bits of each
-    step reduced below the bound, and Fisher-Yates from the last card down. Not for secrets: for
-    orders that a seed repeats on either engine."""
-
-    def __init__(self, seed: int) -> None:
-        self.state = seed & _MASK
-
-    def below(self, bound: int) -> int:
-        self.state = (self.state * _MULTIPLIER + _INCREMENT) & _MASK
-        return (self.state >> _HIGH) % bound
-
-    def shuffled(self, cards: Sequence[int]) -> tuple[int, ...]:
-        order = list(cards)
-        for i in range(len(order) - 1, 0, -1):
-            j = self.below(i + 1)
-            order[i], order[j] = order[j], order[i]
-        return tuple(order)
-
-
-_MULTIPLIER, _INCREMENT, _HIGH, _MASK = 6364136223846793005, 1442695040888963407, 33, 2**64 - 1
-#: The largest seed of the draw (a 64-bit generator's state).
-MOST_SEED = _MASK
-
-
 class Orders(NamedTuple):
-    """Orders of the unseen cards: every one (``exact``), or a uniform sample of them."""
+    """Orders of the unseen cards (``cards``, sorted), drawn one at a time as they are searched
+    (:meth:`each`): every one (``exact``), or ``samples`` drawn uniformly (with replacement) by
+    :class:`solver.draws.Draw` from ``seed``, the start of a stream. None is held: a sample of
+    2**63 - 1 orders takes no more memory than one."""
 
-    orders: tuple[tuple[int, ...], ...]
+    cards: tuple[int, ...]
+    samples: int
+    seed: int
     exact: bool
+
+    def each(self) -> Iterator[tuple[int, ...]]:
+        """The orders, afresh from the first at each call (every one in lexicographic order)."""
+        if self.exact:
+            return itertools.permutations(self.cards)
+        draw = Draw(self.seed)
+        return (draw.shuffled(self.cards) for _ in range(self.samples))
+
+    def total(self) -> int:
+        """How many orders :meth:`each` gives."""
+        return math.factorial(len(self.cards)) if self.exact else self.samples
 
 
 def every_order(count: int, samples: int) -> bool:
@@ -299,13 +291,9 @@ def every_order(count: int, samples: int) -> bool:
 
 
 def orders(cards: Sequence[int], samples: int, seed: int) -> Orders:
-    """Every order of ``cards`` where there are at most ``samples`` of them (lexicographic), else
-    ``samples`` orders drawn uniformly (with replacement) by :class:`Draw` from ``seed``."""
-    cards = sorted(cards)
-    if every_order(len(cards), samples):
-        return Orders(tuple(itertools.permutations(cards)), True)
-    draw = Draw(seed)
-    return Orders(tuple(draw.shuffled(cards) for _ in range(samples)), False)
+    """Every order of ``cards`` where there are at most ``samples`` of them, else ``samples``
+    orders drawn from ``seed`` (see :class:`Orders`)."""
+    return Orders(tuple(sorted(cards)), samples, seed, every_order(len(cards), samples))
 
 
 class Tally(NamedTuple):
@@ -315,6 +303,15 @@ class Tally(NamedTuple):
     won: int
     lost: int
     unknown: int
+
+
+class Sampled(NamedTuple):
+    """What :func:`hindsight` counted: a :class:`Tally` for each target, the states its searches
+    expanded, and the limit that stopped the drawing of orders (None: every order was searched)."""
+
+    tallies: tuple[Tally, ...]
+    nodes: int
+    limit: str | None
 
 
 def arranged(game: Concealable[Any, Any], position: Concealed, order: Sequence[int]) -> Any:
@@ -329,25 +326,26 @@ def hindsight(
     drawn: Orders,
     decide: Decide,
     limits: Limits,
-    move: Hashable | None = None,
-) -> Tally:
-    """How many of the orders ``drawn`` leave the position (after ``move``, if given) winnable
-    with every card known; ``limits`` bound each order's search."""
-    won = lost = unknown = 0
-    for state in _states(game, position, drawn.orders, move):
-        verdict, _ = decide(state, limits)
-        if verdict is None:
-            unknown += 1
-        elif verdict:
-            won += 1
-        else:
-            lost += 1
-    return Tally(won, lost, unknown)
-
-
-def _states(
-    game: Concealable[Any, Any], position: Concealed, drawn: Sequence[Sequence[int]], move: Hashable | None
-) -> Iterator[Any]:
-    for order in drawn:
+    targets: Sequence[Hashable | None] = (None,),
+) -> Sampled:
+    """How many of the orders ``drawn`` leave the position winnable with every card known, for
+    each of ``targets`` (None: the position; a move: after it), all on the same orders, drawn
+    one at a time. ``limits`` bound each order's search; ``max_seconds`` bounds the orders as a
+    whole too (each search gets what is left): once they have taken it, no more orders are drawn
+    (at least one is searched), and the tallies count those searched."""
+    started = time.process_time()
+    counts = [[0, 0, 0] for _ in targets]
+    nodes, stopped = 0, None
+    for done, order in enumerate(drawn.each()):
+        if limits.max_seconds is not None and done and time.process_time() - started > limits.max_seconds:
+            stopped = "max_seconds"
+            break
         state = arranged(game, position, order)
-        yield state if move is None else game.apply(state, move)
+        for count, target in zip(counts, targets):
+            left = limits
+            if limits.max_seconds is not None:  # each search within what the orders have left
+                left = limits._replace(max_seconds=max(1e-3, limits.max_seconds - (time.process_time() - started)))
+            verdict, expanded = decide(state if target is None else game.apply(state, target), left)
+            nodes += expanded
+            count[2 if verdict is None else 0 if verdict else 1] += 1
+    return Sampled(tuple(Tally(*count) for count in counts), nodes, stopped)

@@ -19,7 +19,7 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from solver import search
-from solver.chance import Chance, ChanceStats, Concealed, Decide, Tally, arranged, every_order, orders, unseen
+from solver.chance import Chance, ChanceStats, Concealed, Decide, Sampled, Tally, arranged, orders, unseen
 from solver.chance import best_chance as chance_of
 from solver.chance import hindsight as hindsight_of
 from solver.proofs import Proofs, PythonProofs
@@ -144,61 +144,49 @@ def hindsight(
     limits: Limits = NO_LIMITS,
     restart_nodes: int | None = search.RESTART_NODES,
     referee: bool = True,
-) -> tuple[list[Tally], int]:
+) -> Sampled:
     """:func:`solver.chance.hindsight` for each of ``targets`` (None: the position itself; else
     one of its legal moves in ``rules``, judged after it), on the engine :func:`engine_for` names
-    for ``searched``: the tallies in the order of ``targets``, and the states expanded. Every
-    target is judged on the same orders (solver.chance.Draw, the same on both engines), and every
-    win counted has replayed through the rules. ``restart_nodes`` as :func:`depth_first` takes it
-    (None: no restarts, so that a node limit cuts the same searches on both engines). Without
-    ``referee`` the compiled core's wins are not replayed: for tallies that only rank a player's
-    own choices, whose game is replayed as a whole (the replay was most of their cost)."""
-    every = every_order(position.hidden, samples)
+    for ``searched``, the orders drawn from ``seed`` (the start of a stream of solver.draws, the
+    same on both engines) one at a time as they are searched. Every win counted has replayed
+    through the rules. ``restart_nodes`` as :func:`depth_first` takes it (None: no restarts, so
+    that a node limit cuts the same searches on both engines). Without ``referee`` the compiled
+    core's wins are not replayed: for tallies that only rank a player's own choices, whose game
+    is replayed as a whole (the replay was most of their cost)."""
+    drawn = orders(unseen(rules, position), samples, seed)
     compiled = _chance_kernels(rules, searched)
     if compiled is None:
-        drawn = orders(unseen(rules, position), samples, seed)
-        decide, nodes = _counting(decider(searched, restart_nodes))
-        tallies = [hindsight_of(rules, position, drawn, decide, limits, target) for target in targets]
-        return tallies, nodes[0]
+        return hindsight_of(rules, position, drawn, decider(searched, restart_nodes), limits, targets)
     core, kernel, search_kernel = compiled
     moves = tuple(rules.moves(position.state)) if any(target is not None for target in targets) else ()
     indices = [0 if target is None else moves.index(target) + 1 for target in targets]
-    counts, wins, nodes = core.hindsight(
+
+    def replayed(chosen: int, order: bytes, codes: tuple[int, ...]) -> None:
+        """The referee: a win the compiled core found, replayed through the rules as it comes."""
+        start = arranged(rules, position, list(order))
+        target = targets[chosen]
+        if target is not None:
+            start = rules.apply(start, target)
+        outcome = replay(searched, start, decoded(searched, codes))
+        if outcome.illegal_at is not None or not searched.is_won(outcome.final):
+            raise IllegalLine(f"internal error: an order's winning line does not win (order {list(order)})")
+
+    counts, nodes, limit = core.hindsight(
         kernel,
         search_kernel,
         rules.encode(position.state),  # type: ignore[attr-defined]  # a game with a kernel encodes
         position.hidden,
         samples,
         seed,
-        every,
+        drawn.exact,
         indices,
+        replayed if referee else None,
         max_nodes=limits.max_nodes,
         max_seconds=limits.max_seconds,
         max_memory=limits.max_memory,
         restart_nodes=restart_nodes,
     )
-    for chosen, order, codes in wins if referee else ():  # the referee: each win replayed through the rules
-        start = arranged(rules, position, order)
-        target = targets[chosen]
-        if target is not None:
-            start = rules.apply(start, target)
-        line = decoded(searched, codes)
-        outcome = replay(searched, start, line)
-        if outcome.illegal_at is not None or not searched.is_won(outcome.final):
-            raise IllegalLine(f"internal error: an order's winning line does not win (order {list(order)})")
-    return [Tally(*count) for count in counts], nodes
-
-
-def _counting(decide: Decide) -> tuple[Decide, list[int]]:
-    """``decide``, and a counter of the states its searches expand."""
-    nodes = [0]
-
-    def counted(state: Any, limits: Limits) -> tuple[bool | None, int]:
-        won, expanded = decide(state, limits)
-        nodes[0] += expanded
-        return won, expanded
-
-    return counted, nodes
+    return Sampled(tuple(Tally(*count) for count in counts), nodes, limit)
 
 
 def chance_engine(rules: Any, searched: Any) -> str:

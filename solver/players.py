@@ -17,7 +17,8 @@ from collections.abc import Hashable
 from typing import Any, ClassVar, NamedTuple, Protocol
 
 from solver import engine
-from solver.chance import Concealed, Draw, conceal, information_key, turned_up, unseen
+from solver.chance import Concealed, conceal, information_key, turned_up, unseen
+from solver.draws import RANDOM_PLAYER, SAMPLING_PLAYER, Draw, stream
 from solver.protocol import NO_SCORE, Concealable, Game
 from solver.result import Limits
 
@@ -118,14 +119,14 @@ def careful_order(view: View) -> list[Hashable]:
 
 
 class RandomPlayer:
-    """A uniformly random legal move, drawn by :class:`solver.chance.Draw` from ``rng_seed`` (a
-    turn with one move draws nothing)."""
+    """A uniformly random legal move, drawn by :class:`solver.draws.Draw` from the random
+    player's stream of ``rng_seed`` (a turn with one move draws nothing)."""
 
     name: ClassVar[str] = "random"
 
     def __init__(self, rng_seed: int) -> None:
         self.rng_seed = rng_seed
-        self.draw = Draw(rng_seed)
+        self.draw = Draw(stream(RANDOM_PLAYER, rng_seed))
 
     def settings(self) -> dict[str, Any]:
         return {"rng_seed": self.rng_seed}
@@ -166,7 +167,8 @@ EXACT_NODES = 20_000
 class SamplingPlayer:
     """For each move, ``samples`` orders of the unseen cards, each solved with every card known;
     the move winning the most of them is played (the same orders for every move, drawn afresh
-    each turn from the player's ``rng_seed``; ties go to :func:`careful_order`). Where few cards
+    each turn from a stream of the player's ``rng_seed`` keyed by the turn's number, counted
+    from 0; ties go to :func:`careful_order`). Where few cards
     lie face down it plays by the exact best chance instead, and with one or none face down it
     plays the search's line (a win, or the best score)."""
 
@@ -174,7 +176,7 @@ class SamplingPlayer:
 
     def __init__(self, samples: int, rng_seed: int) -> None:
         self.samples, self.rng_seed = samples, rng_seed
-        self.draw = Draw(rng_seed)
+        self.turn = -1  # the number of the turn being played
         self.plan: list[Hashable] = []
         self.planned_from: Any = None
 
@@ -182,6 +184,7 @@ class SamplingPlayer:
         return {"samples": self.samples, "rng_seed": self.rng_seed}
 
     def choose(self, view: View) -> Hashable:
+        self.turn += 1
         if len(view.moves) == 1:
             return view.moves[0]
         ranked = careful_order(view)
@@ -224,7 +227,7 @@ class SamplingPlayer:
         that lead to the same position as far as the player knows it are judged once, and the
         wins counted are not replayed through the rules: they only rank the player's choices
         (its game is replayed as a whole), and the replay cost Thirteens 86% of its CPU."""
-        seed = self.draw.below(2**31) << 31 | self.draw.below(2**31)
+        seed = stream(SAMPLING_PLAYER, self.rng_seed, self.turn)
         limits = Limits(max_nodes=ORDER_NODES)
         best, most = ranked[0], -1
         judged: set[bytes] = set()
@@ -234,9 +237,9 @@ class SamplingPlayer:
                 if after in judged:  # the same tally as a move judged before, which came first
                     continue
                 judged.add(after)
-            (tally,), _ = engine.hindsight(
+            (tally,) = engine.hindsight(
                 view.rules, view.searched, view.position, self.samples, seed, (move,), limits, NO_RESTARTS, False
-            )
+            ).tallies
             worth = 2 * tally.won + tally.unknown
             if worth > most:
                 best, most = move, worth

@@ -3,10 +3,16 @@ small decks, chance <= clairvoyant, the games without choices, one face-down car
 sampled opening against the surveyed rate. Every test runs on both engines (the searches that
 decide full-information positions)."""
 
+import json
+import os
 import random
+import resource
+import subprocess
+import threading
 from typing import Any
 
 import pytest
+from helpers import patience_command
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -44,8 +50,8 @@ def exact(setup: Setup, position: Concealed) -> float:
 def clairvoyant(setup: Setup, position: Concealed) -> float:
     drawn = orders(unseen(setup.legal, position), 10**6, 1)
     assert drawn.exact
-    tally = hindsight(setup.legal, position, drawn, decide(setup), UNLIMITED)
-    return tally.won / len(drawn.orders)
+    (tally,) = hindsight(setup.legal, position, drawn, decide(setup), UNLIMITED).tallies
+    return tally.won / drawn.total()
 
 
 def dealt_accordion(variant: str, seed: int, hidden: int) -> tuple[Setup, Concealed]:
@@ -162,6 +168,31 @@ def test_the_sampled_clairvoyant_of_a_parlett_opening_agrees_with_the_survey(eng
     assert again.worth.tally == judged.worth.tally  # the same seed, the same orders
 
 
+def test_a_sample_as_large_as_asked_stops_at_max_seconds_in_little_memory(engine: str) -> None:
+    """--samples 100,000,000 with --max-seconds 0.5: the orders are drawn as they are searched,
+    so the command answers in about twice the limit (the orders', then the exact search's), in
+    the memory of a small run, from the orders it searched (its address space capped at 1 GiB:
+    holding every order first ended in MemoryError)."""
+    command = [*patience_command(), "solve", "parlett", "--position", "row: 3D | stock: {51}", "--json"]
+    command += ["--samples", "100000000", "--max-seconds", "0.5"]
+
+    def capped() -> None:
+        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
+
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=capped)
+    timer = threading.Timer(30, process.kill)  # a run that holds every order is stopped here
+    timer.start()
+    printed, said = process.stdout.read(), process.stderr.read()  # type: ignore[union-attr]
+    _, status, usage = os.wait4(process.pid, 0)  # this child's own CPU and peak memory
+    timer.cancel()
+    process.returncode = os.waitstatus_to_exitcode(status)
+    assert process.returncode == 0, said
+    record = json.loads(printed)
+    assert record["orders_limit"] == "max_seconds" and 0 < record["orders"] < 100_000_000 and not record["exact"]
+    assert usage.ru_utime + usage.ru_stime < 2 * 0.5 + 2.0, usage  # the two limits, and the start
+    assert usage.ru_maxrss < 200 * 1024, usage  # KiB: a run of 1,000 orders peaks at about 50 MiB
+
+
 def test_a_limit_gives_no_chance_never_a_guess() -> None:
     setup = Setup.of("parlett")
     position = read_concealed(setup.family, setup.legal, setup.title(), "row: 3D | stock: {51}")
@@ -189,13 +220,13 @@ def test_both_engines_count_the_same_orders_alike(variant: str, text: str, monke
     if engines.compiled_chance() is None or engines.kernel_of(setup.game) is None:
         pytest.skip("the compiled core is not built or not used here")
     position = read_concealed(setup.family, setup.legal, setup.title(), text)
-    native, _ = engines.hindsight(
+    native = engines.hindsight(
         setup.legal, setup.game, position, 40, 9, (None, *setup.legal.moves(position.state)), UNLIMITED
-    )
+    ).tallies
     monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
-    python, _ = engines.hindsight(
+    python = engines.hindsight(
         setup.legal, setup.game, position, 40, 9, (None, *setup.legal.moves(position.state)), UNLIMITED
-    )
+    ).tallies
     assert native == python
     assert len(native) == 1 + len(setup.legal.moves(position.state))
     assert sum(native[0]) == 40
@@ -207,13 +238,13 @@ def test_every_order_of_few_cards_is_counted_on_both_engines(monkeypatch: pytest
 
     setup = Setup.of("parlett")
     position = read_concealed(setup.family, setup.legal, setup.title(), PARLETT_FIVE)
-    native, _ = engines.hindsight(
+    native = engines.hindsight(
         setup.legal, setup.game, position, 1000, 1, (None, *setup.legal.moves(position.state)), UNLIMITED
-    )
+    ).tallies
     monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
-    python, _ = engines.hindsight(
+    python = engines.hindsight(
         setup.legal, setup.game, position, 1000, 1, (None, *setup.legal.moves(position.state)), UNLIMITED
-    )
+    ).tallies
     assert native == python and sum(native[0]) == 120
 
 

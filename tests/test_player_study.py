@@ -24,7 +24,7 @@ def test_the_sampling_player_wins_the_best_chance_where_it_plays_by_it() -> None
     position = setup.concealed(entry.text)
     assert position.hidden == 4 <= players.EXACT_HIDDEN
     drawn = orders(unseen(setup.legal, position), 24, 1)
-    assert drawn.exact and len(drawn.orders) == 24
+    assert drawn.exact and drawn.total() == 24
     chance = best_chance(setup.legal, setup.game, position, Limits()).chance
     assert chance is not None and 0 < chance < 1
     sampling = STUDY.played_rate(setup, position, drawn, lambda: make_player("sampling", 10, 1))

@@ -89,6 +89,8 @@ def judge_command(
     lines += worth_text(judged.worth)
     if judged.worth.chance is None:
         lines.append("(raise --max-seconds or --max-nodes for the exact chance)")
+    if judged.worth.orders_limit is not None:
+        lines.append(f"({judged.worth.orders_limit} reached before every order asked for was searched)")
     if with_moves and not judged.moves:
         lines.append("no legal move: the game is over here")
     for number, move in enumerate(judged.moves, 1):

@@ -4,12 +4,14 @@ position and for each of its legal moves. Joins the rulesets to :mod:`solver.cha
 
 from __future__ import annotations
 
+import math
 from collections.abc import Hashable
 from typing import Any, NamedTuple
 
 from rulesets.concealed import write_concealed
 from rulesets.notation import is_deal
-from solver.chance import MOST_SEED, Chance, ChanceStats, Concealed, Tally, every_order, turned_up, unseen
+from solver.chance import Chance, ChanceStats, Concealed, Tally, every_order, turned_up, unseen
+from solver.draws import CLAIRVOYANT, MOST_SEED, stream
 from solver.engine import best_chance, chance_engine, hindsight
 from solver.errors import OptionError
 from solver.result import Limits
@@ -35,6 +37,8 @@ class Worth(NamedTuple):
     tally: Tally
     #: Whether every order of the face-down cards was counted (else a uniform sample).
     every: bool
+    #: The limit that stopped the orders before all those asked for were searched (None: none did).
+    orders_limit: str | None = None
 
     @property
     def orders(self) -> int:
@@ -60,6 +64,7 @@ class Worth(NamedTuple):
             "clairvoyant_low": low,
             "clairvoyant_high": high,
             "orders": self.orders,
+            "orders_limit": self.orders_limit,
             "exact": self.every and not self.tally.unknown,
         }
 
@@ -133,15 +138,20 @@ def judge(
     with_moves: bool = False,
 ) -> Judged:
     """The position's worth and, ``with_moves``, every legal move's, best first; ``limits`` bound
-    the exact search as a whole (see :func:`chance_limits`) and each order's search. ``samples``
+    the exact search as a whole (see :func:`chance_limits`) and each order's search, and
+    ``max_seconds`` the orders as a whole (:func:`solver.chance.hindsight`). ``samples``
     and ``rng_seed`` default to DEFAULT_SAMPLES and DEFAULT_RNG_SEED, as solve and hint have them."""
     samples = DEFAULT_SAMPLES if samples is None else samples
     rng_seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     check_draw(samples, rng_seed)
     game: Any = setup.legal
     moves = tuple(game.moves(position.state)) if with_moves else ()
-    tallies, _ = hindsight(game, setup.game, position, samples, rng_seed, (None, *moves), limits)
+    sampled = hindsight(game, setup.game, position, samples, stream(CLAIRVOYANT, rng_seed), (None, *moves), limits)
     every = every_order(position.hidden, samples)
+    tallies = sampled.tallies
+    if every and sampled.limit is not None:  # the orders not reached are undecided, not left out
+        total = math.factorial(position.hidden)
+        tallies = tuple(tally._replace(unknown=tally.unknown + total - sum(tally)) for tally in tallies)
     if every and tallies[0].won == 0 and not tallies[0].unknown:
         # No order can be won, after any move either: nor can a player who does not see them
         # (chance <= clairvoyant), and the exact search is spared.
@@ -149,11 +159,11 @@ def judge(
     else:
         found = best_chance(game, setup.game, position, chance_limits(limits), with_moves)
     judged = [
-        MoveWorth(move_text(setup, position, move), Worth(chance, found.limit, after, every))
+        MoveWorth(move_text(setup, position, move), Worth(chance, found.limit, after, every, sampled.limit))
         for (move, chance), after in zip(found.moves, tallies[1:])
     ]
     judged.sort(key=_best_first)
-    worth = Worth(found.chance, found.limit, tallies[0], every)
+    worth = Worth(found.chance, found.limit, tallies[0], every, sampled.limit)
     return Judged(setup, position, worth, tuple(judged), found.stats.nodes, found.stats.seconds)
 
 

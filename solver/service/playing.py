@@ -10,7 +10,8 @@ from typing import Any, NamedTuple
 from rulesets.cards import Card, format_cards
 from rulesets.concealed import is_concealable, write_concealed
 from rulesets.dealt import named_deal
-from solver.chance import Concealed, Draw, arranged, unseen
+from solver.chance import Concealed, arranged, unseen
+from solver.draws import FACE_DOWN_ORDER, Draw, stream
 from solver.engine import chance_engine, engine_for
 from solver.errors import OptionError
 from solver.players import PLAYERS, SEARCHING, CarefulPlayer, Player, play_out
@@ -66,15 +67,16 @@ def dealt(setup: Setup, cards: list[Card], seed: int | None = None) -> Opening:
 
 
 def placed(setup: Setup, position: Concealed, rng_seed: int | None) -> Opening:
-    """A position as written: the cards in braces face down, in an order drawn from ``rng_seed``
-    (one of the orders a player at that position may face; the player's own draws are another
-    stream), every other card face up."""
+    """A position as written: the cards in braces face down, in an order drawn from the
+    face-down order's stream of ``rng_seed`` (one of the orders a player at that position may
+    face; the player's own draws are other streams of it, independent of this one), every other
+    card face up."""
     rules: Any = setup.legal
     text = write_concealed(rules, position)
     if not position.hidden:
         return Opening(position.state, 0, position=text)
     seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
-    order = Draw(~seed & (2**64 - 1)).shuffled(unseen(rules, position))
+    order = Draw(stream(FACE_DOWN_ORDER, seed)).shuffled(unseen(rules, position))
     return Opening(arranged(rules, position, order), position.hidden, position=text)
 
 
