@@ -28,7 +28,7 @@ from solver.chance import conceal, turned_up
 from solver.engine import NO_EXTENSIONS, compiled_chance
 from solver.players import PLAYERS, Player, View, play_out
 from solver.result import Limits, Verdict
-from solver.service.playing import PlayedGame, dealt, make_player, play
+from solver.service.playing import PlayedGame, dealt, make_player, placed, play
 from solver.service.setup import Setup
 from solver.service.solving import solve
 from solver.service.verification import Solution, check_record_is_for, verify
@@ -284,6 +284,31 @@ def test_another_rng_seed_changes_the_random_players_game() -> None:
         for rng_seed in (1, 2)
     }
     assert games[1] != games[2]
+
+
+#: A position with six cards face down and a choice at its first move (docs/face-down.md's).
+FACE_DOWN = "row: KC 9D 8S QD 7C KH 3S KD 9S 2C 3H 4C AH 2H | stock: {JC 5H 8C 4S 5S 5C}"
+
+
+@pytest.mark.parametrize("name", ["random", "careful", "sampling"])
+def test_a_record_names_every_seed_that_decided_its_game(name: str) -> None:
+    """Played from a position with braces, the --rng-seed draws the face-down order for every
+    player, the careful one too (which draws nothing itself): its games from seeds 1 and 3 are
+    two games, and their records say so. Each record's position, order_seed, player and settings
+    play its game again; a deal's record names no order_seed (no order was drawn)."""
+    setup = Setup.of("parlett")
+    records = {}
+    for seed in (1, 3):
+        made = make_player(name, SAMPLES if name == "sampling" else None, seed, order_drawn=True)
+        records[seed] = play(setup, placed(setup, setup.concealed(FACE_DOWN), seed), made).record()
+    assert records[1]["moves"] != records[3]["moves"]
+    for seed, record in records.items():
+        assert record["order_seed"] == seed
+        settings = record["settings"]
+        again = make_player(name, settings.get("samples"), settings.get("rng_seed"))
+        replayed = play(setup, placed(setup, setup.concealed(record["position"]), record["order_seed"]), again)
+        assert same_game(replayed.record()) == same_game(record)
+    assert play(setup, dealt(setup, setup.deal(seed=1), 1), player(name)).record()["order_seed"] is None
 
 
 @pytest.mark.one_engine

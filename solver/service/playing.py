@@ -50,13 +50,15 @@ def make_player(
 
 class Opening(NamedTuple):
     """Where a game starts: the state (its stock in the true order), how many of its stock's
-    cards lie face down, and what the record names it by (a seed, a deal, or a position)."""
+    cards lie face down, what the record names it by (a seed, a deal, or a position), and the
+    ``--rng-seed`` a position's face-down order was drawn from (None where none was drawn)."""
 
     start: Any
     hidden: int
     seed: int | None = None
     deal: list[Card] | None = None
     position: str | None = None
+    order_seed: int | None = None
 
 
 def dealt(setup: Setup, cards: list[Card], seed: int | None = None) -> Opening:
@@ -77,7 +79,7 @@ def placed(setup: Setup, position: Concealed, rng_seed: int | None) -> Opening:
         return Opening(position.state, 0, position=text)
     seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     order = Draw(stream(FACE_DOWN_ORDER, seed)).shuffled(unseen(rules, position))
-    return Opening(arranged(rules, position, order), position.hidden, position=text)
+    return Opening(arranged(rules, position, order), position.hidden, position=text, order_seed=seed)
 
 
 class PlayedGame(NamedTuple):
@@ -106,6 +108,7 @@ class PlayedGame(NamedTuple):
             "seed": opening.seed,
             "deal": None if opening.deal is None else format_cards(opening.deal),
             "position": opening.position,
+            "order_seed": opening.order_seed,
             "player": self.player.name,
             "settings": self.player.settings(),
             "engine": self.engine(),

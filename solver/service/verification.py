@@ -70,6 +70,7 @@ _PLAY_FIELDS: dict[str, tuple[str, ...]] = {
     "seed": (_WHOLE, _NULL),
     "deal": (_TEXT, _NULL),
     "position": (_TEXT, _NULL),
+    "order_seed": (_WHOLE, _NULL),  # the --rng-seed a position's face-down order was drawn from
     "player": (_TEXT,),
     "settings": (_OBJECT,),  # what fixed the player's choices: no claim about the game
     "engine": (_TEXT, _NULL),  # the engine the player's searches ran on (null: it searched nothing)
