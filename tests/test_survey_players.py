@@ -153,6 +153,47 @@ def test_a_run_of_another_player_or_settings_is_refused_the_file_untouched(tmp_p
     assert snapshot(tmp_path) == before
 
 
+#: Surveys of Parlett's deals 1-3 by the random and the careful player (survey-0.7.0-PLAYER.sqlite),
+#: made before the draws were named (their generator an LCG, the seeds' streams related).
+DATA = Path(__file__).parent / "data"
+
+
+@pytest.mark.one_engine
+def test_a_player_that_drew_by_the_earlier_generator_is_not_resumed(tmp_path):
+    """The random player's games of an older file came from the earlier generator: the same seed
+    now plays others, so a run is refused, in one line saying why, the file untouched; it still
+    opens in a report. A survey made now names its draws, and resumes."""
+    older = tmp_path / "random.sqlite"
+    older.write_bytes((DATA / "survey-0.7.0-random.sqlite").read_bytes())
+    before = snapshot(tmp_path)
+    line = error_line(run_cli("survey", "parlett", "--seeds", "1-6", "--out", str(older), "--player", "random"))
+    assert "holds the games of player random (rng_seed 1) drawn by an earlier generator" in line
+    assert "this version draws by splitmix64" in line and "give another --out" in line
+    assert snapshot(tmp_path) == before
+    assert [row.seed for row in solver.load_survey(older)] == [1, 2, 3]
+    made = tmp_path / "made.sqlite"
+    survey(made, "parlett", "1-3", "--player", "random")
+    with sqlite3.connect(made) as db:
+        assert db.execute("SELECT value FROM survey WHERE key = 'draws'").fetchall() == [("splitmix64",)]
+    survey(made, "parlett", "1-6", "--player", "random")
+
+
+@pytest.mark.one_engine
+def test_a_player_that_draws_nothing_resumes_an_older_file(tmp_path):
+    """The careful player draws nothing on a deal: an older file of its games carries on, its
+    stored games kept and the new ones those ``play`` plays."""
+    older = tmp_path / "careful.sqlite"
+    older.write_bytes((DATA / "survey-0.7.0-careful.sqlite").read_bytes())
+    stored = games(older)
+    survey(older, "parlett", "1-6", "--player", "careful")
+    setup = Setup.of("parlett")
+    expected = []
+    for seed in range(1, 7):
+        played = play(setup, dealt(setup, setup.deal(seed=seed), seed), make_player("careful"))
+        expected.append((seed, "won" if played.won else "lost", played.score, len(played.moves), None))
+    assert games(older)[:3] == stored and games(older) == expected
+
+
 @pytest.mark.one_engine
 def test_a_survey_of_solvability_keeps_the_format_files_before_players_had(tmp_path):
     """No player's setting nor column: files written before players were surveyed are of the

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from rulesets.family import Family, OptionError
+from solver.draws import SCHEME
 from solver.service.errors import StoreFault, SurveyError
 from solver.service.file_safety import damaged, file_state
 from solver.service.row_codec import (
@@ -127,7 +128,7 @@ _SETTINGS = (
     "solver_version",
     "digest",
 )
-_SOME_SETTINGS = {"fewest_redeals": ("true",), "key": KEYS, "lines": ("open",)}
+_SOME_SETTINGS = {"fewest_redeals": ("true",), "key": KEYS, "lines": ("open",), "draws": (SCHEME,)}
 #: The largest count a row may hold (about 9 years of a search's states at a million a second), a
 #: score or a count of redeals (beyond any deck), and CPU seconds (beyond 30,000 years).
 _MOST_COUNT, _MOST_SCORE, _MOST_SECONDS = 2**48, 65535, 1e12

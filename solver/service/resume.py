@@ -32,6 +32,12 @@ def refuse_other_run(path: Path, identity: dict[str, str], meta: dict[str, str])
             f"{path} holds {_results(meta)} and this run surveys {_results(identity)}: "
             "the two are not mixed: give another --out"
         )
+    if is_played(meta) and meta.get("player") == identity.get("player") and meta.get("draws") != identity.get("draws"):
+        raise SurveyError(
+            f"{path} holds the games of player {_player(meta)} drawn {_drawn(meta)}, and this version draws "
+            f"{_drawn(identity)}: the same seed would play other games, which are not mixed in: give another --out "
+            "(the file's games still open in 'patience report')"
+        )
     keys = [*identity, *(k for k in meta if k not in identity and k not in BOOKKEEPING)]
     differ = [k for k in keys if meta.get(k) != identity.get(k)]
     if differ:
@@ -45,12 +51,21 @@ def refuse_other_run(path: Path, identity: dict[str, str], meta: dict[str, str])
 
 def _results(settings: dict[str, str]) -> str:
     """What a survey of these settings holds, in words: a player's games, or which deals can be won."""
-    if not is_played(settings):
-        return "which deals can be won"
+    return f"the games of player {_player(settings)}" if is_played(settings) else "which deals can be won"
+
+
+def _player(settings: dict[str, str]) -> str:
+    """The player of a survey of a player, in words: ``random (rng_seed 1)``."""
     from solver.service.playing import player_text
 
     # A file's settings are read once its damage checks passed: its player's settings a JSON object.
-    return f"the games of player {player_text(settings['player'], json.loads(settings['player_settings']))}"
+    return player_text(settings["player"], json.loads(settings["player_settings"]))
+
+
+def _drawn(settings: dict[str, str]) -> str:
+    """How a survey's player drew, in words: by the generator its settings name, or by the LCG
+    of the versions that named none."""
+    return f"by {settings['draws']}" if "draws" in settings else "by an earlier generator (an LCG, named nowhere)"
 
 
 def refuse_other_deals(path: Path, db: sqlite3.Connection, deals: DealFile) -> None:

@@ -15,6 +15,7 @@ from typing import Any, NamedTuple
 
 from rulesets.cards import Card
 from rulesets.family import OptionError
+from solver.draws import SCHEME
 from solver.players import Player
 from solver.result import Limits
 from solver.service.playing import dealt, make_player, play
@@ -85,8 +86,11 @@ class SurveySpec:
         if self.fewest_redeals:  # absent otherwise, so files written before the setting stay resumable
             identity["fewest_redeals"] = "true"
         if self.player is not None:  # absent likewise: a survey of solvability has none
+            settings = self.make_player().settings()
             identity["player"] = self.player
-            identity["player_settings"] = json.dumps(self.make_player().settings())
+            identity["player_settings"] = json.dumps(settings)
+            if "rng_seed" in settings:  # a player that draws: the draws' name (absent before it was named)
+                identity["draws"] = SCHEME
         return identity
 
 
