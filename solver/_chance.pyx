@@ -293,12 +293,13 @@ cdef class _Expectimax:
         return digest if digest else 1
 
     cdef int count(self, int64_t more) except -1:
-        """Count expanded states; a limit reached is noted in ``limit`` (then 1 is returned)."""
+        """Count expanded states; a limit reached is noted in ``limit`` (then 1 is returned), and
+        states that would pass the node limit are not counted (solver.chance._Expectimax._count)."""
         cdef int64_t before = self.nodes
-        self.nodes += more
-        if self.node_limit >= 0 and self.nodes > self.node_limit:
+        if self.node_limit >= 0 and before + more > self.node_limit:
             self.limit = NODES
             return 1
+        self.nodes += more
         if self.nodes // CHECK_EVERY != before // CHECK_EVERY or more > 1:
             PyErr_CheckSignals()
             if self.max_seconds >= 0 and _cpu_seconds() - self.started > self.max_seconds:
@@ -327,7 +328,10 @@ cdef class _Expectimax:
     cdef int decide(self, const uint8_t* state, double* value) except -1:
         """A full-information state decided by the compiled search, within the limits left."""
         cdef int64_t searched = 0
-        nodes = None if self.node_limit < 0 else max(1, self.node_limit - self.nodes)
+        if self.node_limit >= 0 and self.nodes >= self.node_limit:
+            self.limit = NODES  # no state left to expand: a search would expand one more
+            return 1
+        nodes = None if self.node_limit < 0 else self.node_limit - self.nodes
         seconds = None
         if self.max_seconds >= 0:
             seconds = max(1e-3, self.max_seconds - (_cpu_seconds() - self.started))

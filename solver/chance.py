@@ -146,19 +146,24 @@ class _Expectimax:
         return ChanceStats(self.nodes, len(self.values), self.table_bytes, time.process_time() - self.started)
 
     def _left(self) -> Limits:
-        """The limits still left for a full-information search."""
-        nodes = None if self.limits.max_nodes is None else max(1, self.limits.max_nodes - self.nodes)
+        """The limits still left for a full-information search; with no state left to expand,
+        the walk stops here (a search would expand one more)."""
+        nodes = None if self.limits.max_nodes is None else self.limits.max_nodes - self.nodes
+        if nodes is not None and nodes <= 0:
+            raise _Stop("max_nodes")
         seconds = self.limits.max_seconds
         if seconds is not None:
             seconds = max(1e-3, seconds - (time.process_time() - self.started))
         return Limits(nodes, seconds, self.limits.max_memory)
 
     def _count(self, nodes: int) -> None:
+        """Count ``nodes`` expanded states, or stop the walk where they would pass the node limit
+        (uncounted: ``--max-nodes N`` reports N states at most)."""
         before = self.nodes
-        self.nodes += nodes
         limits = self.limits
-        if limits.max_nodes is not None and self.nodes > limits.max_nodes:
+        if limits.max_nodes is not None and before + nodes > limits.max_nodes:
             raise _Stop("max_nodes")
+        self.nodes += nodes
         if limits.max_seconds is not None and (
             self.nodes // _CHECK_EVERY != before // _CHECK_EVERY or nodes > 1
         ):  # a look at the clock costs as much as a small expansion: every so often
