@@ -20,7 +20,7 @@ from collections.abc import Iterator, Sequence
 from typing import Protocol
 
 from rulesets.cards import SUIT
-from solver.table import dict_bytes
+from solver.table import dict_peak_bytes, object_bytes
 
 Piles = tuple[tuple[int, ...], ...]
 #: A layout as the bound reads it (an Amazons state): the depots, each bottom to top; the stock,
@@ -32,7 +32,7 @@ _GROUP = b"\xff"  # the first byte of a look-ahead group's key (see RedealBound.
 _NEVER = 1 << 30  # no bound shown missed yet
 _CLEAR = 0xFF  # a suit's lowest stuck level when none of its cards is stuck
 _NONE_STUCK = [_CLEAR] * 4
-_ENTRY_BYTES = sys.getsizeof((0, 0))  # a cache entry's value pair (its key is counted apart)
+_ENTRY_BYTES = object_bytes((0, 0))  # a cache entry's value pair (its key is counted apart)
 
 
 class Rules(Protocol):
@@ -237,11 +237,12 @@ class RedealBound:
     def _learn(self, key: bytes, reached: int, missed: int) -> None:
         """Keep what was shown of ``key``: the highest bound reached and the lowest missed. A new
         entry's bytes are counted, the cache emptied first when it would pass its bound (the
-        dict's own table counted too, as it will be once the entry is in)."""
+        dict's own table counted too, as it will be once the entry is in, and the one it grew
+        from beside it while it grows)."""
         cache = self._cache
         if key not in cache:
-            size = sys.getsizeof(key) + _ENTRY_BYTES
-            if dict_bytes(len(cache) + 1) + self._cache_bytes + size > self.max_bytes:
+            size = object_bytes(key) + _ENTRY_BYTES
+            if dict_peak_bytes(len(cache) + 1) + self._cache_bytes + size > self.max_bytes:
                 cache.clear()
                 self._cache_bytes = 0
             self._cache_bytes += size

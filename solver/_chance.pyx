@@ -12,13 +12,13 @@ line, for the rules to replay (solver.engine), as every win the project counts i
 """
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy
 
 from solver._digest cimport patience_digest
 from solver._protocol cimport Kernel
 from solver._search cimport UNKNOWN, WON, _cpu_seconds, search_state
-from solver._table cimport DigestSet
+from solver._table cimport DigestSet, TableMemory, patience_block, patience_release
 
 from solver._table import TableMemory as _Memory
 
@@ -165,6 +165,7 @@ def hindsight(
                 if budget >= 0:  # each search within what the orders have left
                     max_seconds = max(1e-3, budget - (_cpu_seconds() - started))
                 verdict = search_state(search, state, table, max_nodes, max_seconds, restart_nodes, &nodes, line)
+                table = None  # freed before the next order's is made: one table within the bound at a time
                 total += nodes
                 tallies[chosen][verdict] += 1
                 if verdict == WON and referee is not None:
@@ -184,33 +185,47 @@ DEF NO_LIMIT = 0
 DEF NODES = 1
 DEF SECONDS = 2
 DEF MEMORY = 3
-# What one entry of the value table costs: its digest and its value (solver.chance's is a dict's).
+# What one slot of the value table costs: its digest and its value (solver.chance's is a dict's).
 DEF ENTRY_BYTES = 16
 DEF FIRST_SLOTS = 1024
+# The fewest slots the value table has, whatever the bound (solver._table's tables keep 32).
+DEF LEAST_SLOTS = 32
 DEF INFINITE_DEPTH = 1 << 30
 
 _LIMITS = (None, "max_nodes", "max_seconds", "max_memory")
 
 
 cdef class _Values:
-    """The exact values found: digest -> chance, open addressing, doubling at three quarters."""
+    """The exact values found: digest -> chance, open addressing, doubling at three quarters
+    while the memory account leaves room for the doubled blocks beside the old ones (both are
+    held while the entries move over; solver._table's rule); when it cannot, the table is full."""
 
     cdef uint64_t* slots
     cdef double* values
     cdef Py_ssize_t size
     cdef Py_ssize_t count
+    cdef TableMemory memory
 
-    def __cinit__(self):
+    def __cinit__(self, TableMemory memory not None):
+        self.memory = memory
         self.size = FIRST_SLOTS
+        while self.size > LEAST_SLOTS and not memory.fits(self.size * ENTRY_BYTES):
+            self.size //= 2
         self.count = 0
-        self.slots = <uint64_t*>calloc(self.size, sizeof(uint64_t))
-        self.values = <double*>malloc(self.size * sizeof(double))
+        self.slots = <uint64_t*>patience_block(self.size * sizeof(uint64_t))
+        self.values = <double*>patience_block(self.size * sizeof(double))
         if self.slots == NULL or self.values == NULL:
+            patience_release(self.slots, self.size * sizeof(uint64_t))
+            patience_release(self.values, self.size * sizeof(double))
+            self.slots = NULL
             raise MemoryError()
+        memory.held += self.bytes_held()
 
     def __dealloc__(self):
-        free(self.slots)
-        free(self.values)
+        if self.slots != NULL:
+            self.memory.held -= self.bytes_held()
+            patience_release(self.slots, self.size * sizeof(uint64_t))
+            patience_release(self.values, self.size * sizeof(double))
 
     cdef bint get(self, uint64_t digest, double* value) noexcept:
         cdef Py_ssize_t mask = self.size - 1, at = <Py_ssize_t>(digest & mask)
@@ -222,7 +237,7 @@ cdef class _Values:
         return False
 
     cdef bint put(self, uint64_t digest, double value) noexcept:
-        """False where the table could not grow (out of memory)."""
+        """False where the table could not grow (the bound, or the machine, leaves no room)."""
         cdef Py_ssize_t mask, at
         if 4 * (self.count + 1) > 3 * self.size and not self._grow():
             return False
@@ -238,11 +253,13 @@ cdef class _Values:
 
     cdef bint _grow(self) noexcept:
         cdef Py_ssize_t size = 2 * self.size, i, at, mask = size - 1
-        cdef uint64_t* slots = <uint64_t*>calloc(size, sizeof(uint64_t))
-        cdef double* values = <double*>malloc(size * sizeof(double))
+        if not self.memory.fits(size * ENTRY_BYTES):  # the old blocks are in the account already
+            return False
+        cdef uint64_t* slots = <uint64_t*>patience_block(size * sizeof(uint64_t))
+        cdef double* values = <double*>patience_block(size * sizeof(double))
         if slots == NULL or values == NULL:
-            free(slots)
-            free(values)
+            patience_release(slots, size * sizeof(uint64_t))
+            patience_release(values, size * sizeof(double))
             return False
         for i in range(self.size):
             if self.slots[i]:
@@ -251,8 +268,9 @@ cdef class _Values:
                     at = (at + 1) & mask
                 slots[at] = self.slots[i]
                 values[at] = self.values[i]
-        free(self.slots)
-        free(self.values)
+        patience_release(self.slots, self.size * sizeof(uint64_t))
+        patience_release(self.values, self.size * sizeof(double))
+        self.memory.held += (size - self.size) * ENTRY_BYTES
         self.slots, self.values, self.size = slots, values, size
         return True
 
@@ -274,15 +292,17 @@ cdef class _Expectimax:
     cdef int64_t node_limit
     cdef double max_seconds
     cdef double started
-    cdef Py_ssize_t max_memory
-    cdef object search_memory
+    cdef TableMemory memory
     cdef object restart_nodes
     cdef int limit
     cdef uint8_t* key_room
 
     def __cinit__(self, Kernel rules, Kernel search, max_nodes, max_seconds, max_memory, restart_nodes):
         self.rules, self.search = rules, search
-        self.values = _Values()
+        # One account for the value table and each full-information search's table (one at a
+        # time): a search has what the value table leaves of the bound.
+        self.memory = _Memory(max_memory)
+        self.values = _Values(self.memory)
         self.path_room = 256
         self.path = <uint64_t*>malloc(self.path_room * sizeof(uint64_t))
         self.key_room = <uint8_t*>malloc(rules.key_size + rules.state_size + 2)
@@ -292,8 +312,6 @@ cdef class _Expectimax:
         self.outcomes = 0
         self.node_limit = -1 if max_nodes is None else max_nodes
         self.max_seconds = -1.0 if max_seconds is None else max_seconds
-        self.max_memory = -1 if max_memory is None else max_memory
-        self.search_memory = max_memory
         self.restart_nodes = restart_nodes
         self.started = _cpu_seconds()
         self.limit = NO_LIMIT
@@ -316,12 +334,13 @@ cdef class _Expectimax:
         return digest if digest else 1
 
     cdef int count(self, int64_t more) except -1:
-        """Count expanded states; a limit reached is noted in ``limit`` (then 1 is returned)."""
+        """Count expanded states; a limit reached is noted in ``limit`` (then 1 is returned), and
+        states that would pass the node limit are not counted (solver.chance._Expectimax._count)."""
         cdef int64_t before = self.nodes
-        self.nodes += more
-        if self.node_limit >= 0 and self.nodes > self.node_limit:
+        if self.node_limit >= 0 and before + more > self.node_limit:
             self.limit = NODES
             return 1
+        self.nodes += more
         if self.nodes // CHECK_EVERY != before // CHECK_EVERY or more > 1:
             PyErr_CheckSignals()
             if self.max_seconds >= 0 and _cpu_seconds() - self.started > self.max_seconds:
@@ -340,9 +359,7 @@ cdef class _Expectimax:
         return 0
 
     cdef int store(self, uint64_t digest, double value) except -1:
-        if not self.values.put(digest, value) or (
-            self.max_memory >= 0 and self.values.bytes_held() > self.max_memory
-        ):
+        if not self.values.put(digest, value):
             self.limit = MEMORY
             return 1
         return 0
@@ -350,11 +367,14 @@ cdef class _Expectimax:
     cdef int decide(self, const uint8_t* state, double* value) except -1:
         """A full-information state decided by the compiled search, within the limits left."""
         cdef int64_t searched = 0
-        nodes = None if self.node_limit < 0 else max(1, self.node_limit - self.nodes)
+        if self.node_limit >= 0 and self.nodes >= self.node_limit:
+            self.limit = NODES  # no state left to expand: a search would expand one more
+            return 1
+        nodes = None if self.node_limit < 0 else self.node_limit - self.nodes
         seconds = None
         if self.max_seconds >= 0:
             seconds = max(1e-3, self.max_seconds - (_cpu_seconds() - self.started))
-        table = DigestSet(_Memory(self.search_memory))
+        table = DigestSet(self.memory)
         cdef bytes start = state[: self.rules.state_size]
         verdict = search_state(self.search, start, table, nodes, seconds, self.restart_nodes, &searched, [])
         if self.count(max(1, searched)):

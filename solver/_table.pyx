@@ -10,7 +10,9 @@ twice the memory for the largest searches, and the last doubling alone cost a fi
 CPU: baroness-pysol deal 531, 35.5 million states, took 28.2 and 25.9 CPU s, now 20.4 and 21.9,
 runs alternated.) So a search never holds
 more table than ``--max-memory``, the moment of a doubling included, and ``peak_table_bytes``
-is the most it held (the blocks allocated, plus what a kernel's bound cache held).
+is the most it held (the blocks allocated, plus what a kernel's bound cache held). A block freed
+goes back to the system at once (``patience_block`` in solver/_table.pxd), so that the process's
+resident memory follows the account.
 """
 
 from libc.stdint cimport int32_t, uint8_t, uint64_t
@@ -18,30 +20,6 @@ from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 
 from solver._protocol cimport CostedKernel
-
-cdef extern from *:
-    """
-    #include <stdlib.h>
-    #if defined(__linux__)
-    #include <sys/mman.h>
-    #endif
-    /* A table's block: from 2 MiB up, aligned to 2 MiB and marked for transparent huge pages
-       where Linux offers them (madvise mode), so that the random probes of a large table miss
-       the TLB far less often. Freed with free() like any malloc'ed block. */
-    static void* patience_block(size_t size) {
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        void* block = NULL;
-        if (size >= ((size_t)1 << 21)) {
-            if (posix_memalign(&block, (size_t)1 << 21, size) != 0)
-                return NULL;
-            madvise(block, size, MADV_HUGEPAGE);
-            return block;
-        }
-    #endif
-        return malloc(size);
-    }
-    """
-    void* patience_block(size_t size) nogil
 
 #: Slots of a new table: 64 KiB of digests, enough for most searches of a deal (the doublings
 #: before were 4% of the Accordion reference deals' search; a hint's small searches clear 64 KiB
@@ -113,10 +91,9 @@ cdef class DigestSet:
     def __cinit__(self, TableMemory memory not None):
         self.memory = memory
         self.size = _first_size(memory, SET_SLOT)
-        self.slots = <uint64_t*>malloc(self.size * SET_SLOT)
+        self.slots = <uint64_t*>patience_block(self.size * SET_SLOT)
         if self.slots == NULL:
             raise MemoryError()
-        memset(self.slots, 0, self.size * SET_SLOT)
         self.shift = _shift(self.size)
         self.count = 0
         self.limit = self.size * 3 // 4
@@ -126,7 +103,7 @@ cdef class DigestSet:
 
     def __dealloc__(self):
         if self.slots != NULL:
-            free(self.slots)
+            patience_release(self.slots, self.size * SET_SLOT)
             self.memory.held -= self.size * SET_SLOT
 
     cdef bint add(self, uint64_t digest) noexcept:
@@ -152,7 +129,6 @@ cdef class DigestSet:
             self.final = True
             self.limit = self.size * 3 // 4
             return self.count < self.limit
-        memset(slots, 0, size * SET_SLOT)
         self.memory.held += size * SET_SLOT
         self.memory.note(self.count)
         cdef uint64_t* old = self.slots
@@ -165,7 +141,7 @@ cdef class DigestSet:
                 while slots[at] != 0:
                     at = (at + 1) & mask
                 slots[at] = old[i]
-        free(old)
+        patience_release(old, old_size * SET_SLOT)
         self.memory.held -= old_size * SET_SLOT
         self.slots, self.size, self.shift, self.limit = slots, size, shift, size * 3 // 4
         return True
@@ -227,14 +203,13 @@ cdef class DigestMap:
     def __cinit__(self, TableMemory memory not None):
         self.memory = memory
         self.size = _first_size(memory, MAP_SLOT)
-        self.slots = <uint64_t*>malloc(self.size * 8)
-        self.values = <int32_t*>malloc(self.size * 4)
+        self.slots = <uint64_t*>patience_block(self.size * 8)
+        self.values = <int32_t*>patience_block(self.size * 4)
         if self.slots == NULL or self.values == NULL:
-            free(self.slots)
-            free(self.values)
+            patience_release(self.slots, self.size * 8)
+            patience_release(self.values, self.size * 4)
             self.slots = NULL
             raise MemoryError()
-        memset(self.slots, 0, self.size * 8)
         self.shift = _shift(self.size)
         self.count = 0
         self.limit = self.size * 3 // 4
@@ -244,8 +219,8 @@ cdef class DigestMap:
 
     def __dealloc__(self):
         if self.slots != NULL:
-            free(self.slots)
-            free(self.values)
+            patience_release(self.slots, self.size * 8)
+            patience_release(self.values, self.size * 4)
             self.memory.held -= self.size * MAP_SLOT
 
     cdef bint put(self, uint64_t digest, int32_t value) noexcept:
@@ -278,12 +253,11 @@ cdef class DigestMap:
             slots = <uint64_t*>patience_block(size * 8)
             values = <int32_t*>patience_block(size * 4)
         if slots == NULL or values == NULL:
-            free(slots)
-            free(values)
+            patience_release(slots, size * 8)
+            patience_release(values, size * 4)
             self.final = True
             self.limit = self.size * 3 // 4
             return self.count < self.limit
-        memset(slots, 0, size * 8)
         self.memory.held += size * MAP_SLOT
         self.memory.note(self.count)
         cdef Py_ssize_t old_size = self.size, i, at
@@ -296,8 +270,8 @@ cdef class DigestMap:
                     at = (at + 1) & mask
                 slots[at] = self.slots[i]
                 values[at] = self.values[i]
-        free(self.slots)
-        free(self.values)
+        patience_release(self.slots, old_size * 8)
+        patience_release(self.values, old_size * 4)
         self.memory.held -= old_size * MAP_SLOT
         self.slots, self.values, self.size, self.shift, self.limit = slots, values, size, shift, size * 3 // 4
         return True

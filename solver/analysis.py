@@ -15,8 +15,9 @@ those searches prove is kept in one table that serves the later ones:
   after `discard 6C+7D` and `discard 6H+7D` the line may name a six that is not there).
 
 Limits apply to each move's search on its own (so a move's answer does not depend on how much
-the moves before it used up), and a move whose search a limit cut says ``unknown``. The table of
-floors is held to ``max_memory`` too (when full it stops growing), beside each search's own table.
+the moves before it used up), and a move whose search a limit cut says ``unknown``. The memory
+bound holds for the hint as a whole: the floors and winnable states are held to a quarter of it
+(when full they stop growing), each move's search to the rest (:class:`solver.proofs.Proofs`).
 """
 
 from __future__ import annotations
@@ -75,8 +76,11 @@ def analyse(
             analyses.append(shared._replace(move=move, nodes=0))
             continue
         found, searched = proofs.search(child, limits, restart_nodes)
+        if found.verdict is Verdict.WON:
+            searched = ()  # a win proves no floors: its table goes before a line is completed by another search
         result = _completed(game, proofs, child, found)
         proofs.learn(child, result, searched)
+        del searched  # freed before the next move's search makes its own: one at a time within the bound
         answers[layout] = MoveAnalysis(
             move, result.verdict, result.best_score, result.best_line, result.limit, result.stats.nodes
         )
@@ -98,7 +102,7 @@ def _completed(
             # Equal keys promise equal futures, not equal move lists: a game may offer an
             # equivalent state's moves otherwise (Thirteens' forced pair depends on where the
             # cards lie). The state is winnable, so its own winning line is found directly.
-            found = engine.depth_first(game, final)
+            found = engine.depth_first(game, final, Limits(max_memory=proofs.search_bytes))
             if found.verdict is not Verdict.WON:
                 raise AssertionError("a state proven winnable was not won")
             rest = found.best_line

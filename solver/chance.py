@@ -29,14 +29,14 @@ from typing import Any, NamedTuple
 from solver.draws import Draw
 from solver.protocol import Concealable
 from solver.result import Limits
+from solver.table import dict_bytes, dict_peak_bytes, object_bytes
 
 #: A full-information position decided: True won, False lost, None a limit stopped it; and the
 #: states its search expanded. Called with the limits still left.
 Decide = Callable[[Any, Limits], tuple[bool | None, int]]
 
-#: What one table entry of the expectimax costs, beyond its key's bytes, as CPython holds it (a
-#: dict slot, the key object and a float), for ``--max-memory``.
-_ENTRY_BYTES = 120
+#: What a value in the expectimax's table costs beside its key (a float object), for ``--max-memory``.
+_VALUE_BYTES = object_bytes(0.5)
 #: The expectimax looks at its CPU time every this many states.
 _CHECK_EVERY = 256
 
@@ -141,26 +141,35 @@ class _Expectimax:
         self.path: dict[bytes, int] = {}
         self.nodes = 0
         self.outcomes = 0
-        self.table_bytes = 0
+        self.objects_bytes = 0  # the keys and values in the table
+        self.table_bytes = 0  # those and the dict: what the table holds now
         self.started = time.process_time()
 
     def stats(self) -> ChanceStats:
         return ChanceStats(self.nodes, len(self.values), self.table_bytes, time.process_time() - self.started)
 
     def _left(self) -> Limits:
-        """The limits still left for a full-information search."""
-        nodes = None if self.limits.max_nodes is None else max(1, self.limits.max_nodes - self.nodes)
+        """The limits still left for a full-information search; with no state left to expand,
+        the walk stops here (a search would expand one more)."""
+        nodes = None if self.limits.max_nodes is None else self.limits.max_nodes - self.nodes
+        if nodes is not None and nodes <= 0:
+            raise _Stop("max_nodes")
         seconds = self.limits.max_seconds
         if seconds is not None:
             seconds = max(1e-3, seconds - (time.process_time() - self.started))
-        return Limits(nodes, seconds, self.limits.max_memory)
+        memory = self.limits.max_memory
+        if memory is not None:  # the table and a search's share the bound: the search has what is left
+            memory = max(1, memory - self.table_bytes)
+        return Limits(nodes, seconds, memory)
 
     def _count(self, nodes: int) -> None:
+        """Count ``nodes`` expanded states, or stop the walk where they would pass the node limit
+        (uncounted: ``--max-nodes N`` reports N states at most)."""
         before = self.nodes
-        self.nodes += nodes
         limits = self.limits
-        if limits.max_nodes is not None and self.nodes > limits.max_nodes:
+        if limits.max_nodes is not None and before + nodes > limits.max_nodes:
             raise _Stop("max_nodes")
+        self.nodes += nodes
         if limits.max_seconds is not None and (
             self.nodes // _CHECK_EVERY != before // _CHECK_EVERY or nodes > 1
         ):  # a look at the clock costs as much as a small expansion: every so often
@@ -176,10 +185,16 @@ class _Expectimax:
                 raise _Stop("max_seconds")
 
     def _store(self, key: bytes, value: float) -> None:
-        self.values[key] = value
-        self.table_bytes += len(key) + _ENTRY_BYTES
-        if self.limits.max_memory is not None and self.table_bytes > self.limits.max_memory:
+        """Keep ``value`` for ``key``, or stop the walk where that would take the table past the
+        memory bound: its keys and values, and the most its dict holds at once (the old table
+        beside the new while it grows), counted before it grows."""
+        objects = self.objects_bytes + object_bytes(key) + _VALUE_BYTES
+        size = len(self.values) + 1
+        if self.limits.max_memory is not None and objects + dict_peak_bytes(size) > self.limits.max_memory:
             raise _Stop("max_memory")
+        self.values[key] = value
+        self.objects_bytes = objects
+        self.table_bytes = objects + dict_bytes(size)
 
     def value(self, position: Concealed, depth: int = 0) -> tuple[float, float]:
         """The best chance to win from ``position``, and the shallowest path depth a cycle was

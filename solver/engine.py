@@ -257,13 +257,13 @@ class _NativeProofs(Proofs[State, Move]):
     reads as the Python engine reads the Python engine's (:class:`solver.proofs.PythonProofs`)."""
 
     def __init__(self, game: Game[State, Move], kernel: Any, limits: Limits) -> None:
-        super().__init__(game)
+        super().__init__(game, limits)
         from solver import _table
 
         self.core: Any = compiled_core()
         self.kernel = kernel
         self._table = _table
-        memory = _table.TableMemory(limits.max_memory)
+        memory = _table.TableMemory(self.proof_bytes)
         self.floors = _table.DigestMap(memory)
         self.winnable = _table.DigestSet(memory)
 
@@ -272,7 +272,7 @@ class _NativeProofs(Proofs[State, Move]):
 
     def search(self, start: State, limits: Limits, restart_nodes: int | None) -> tuple[SearchResult[Move], Any]:
         compiled: Any = self.game
-        table = self._table.DigestSet(self._table.TableMemory(limits.max_memory))
+        table = self._table.DigestSet(self._table.TableMemory(self.search_bytes))
         result: SearchResult[Any] = self.core.depth_first(
             self.kernel,
             compiled.encode(start),

@@ -22,12 +22,19 @@ Move = TypeVar("Move", bound=Hashable)
 class Proofs(Generic[State, Move]):
     """What the searches of one hint proved, kept for the later ones: winnable states (by the
     engine's digest: a winning line through the state, and the state's place on it) and score
-    floors. Each engine keeps the floors and the winnable states where its search reads them."""
+    floors. Each engine keeps the floors and the winnable states where its search reads them.
 
-    def __init__(self, game: Game[State, Move]) -> None:
+    The memory bound is shared out once, so that a hint keeps to it as a whole: a quarter for the
+    floors and winnable states (``proof_bytes``), the rest for each move's search, one at a time
+    (``search_bytes``; None: unbounded)."""
+
+    def __init__(self, game: Game[State, Move], limits: Limits) -> None:
         self.game = game
         self.wins: dict[int, tuple[tuple[Move, ...], int]] = {}
         self.win_score = 0
+        bound = limits.max_memory
+        self.proof_bytes = None if bound is None else bound // 4
+        self.search_bytes = None if bound is None else bound - bound // 4
 
     def digest(self, state: State) -> int:
         raise NotImplementedError
@@ -35,7 +42,8 @@ class Proofs(Generic[State, Move]):
     def search(
         self, start: State, limits: Limits, restart_nodes: int | None
     ) -> tuple[SearchResult[Move], Iterable[int] | Any]:
-        """``start`` searched with what is known; the result, and the digests it searched."""
+        """``start`` searched with what is known (its table held to ``search_bytes``, not
+        ``limits.max_memory``); the result, and the digests it searched."""
         raise NotImplementedError
 
     def _winnable(self, digest: int) -> None:
@@ -64,14 +72,14 @@ class PythonProofs(Proofs[State, Move]):
     """The Python engine's: the searches run on the game as :class:`_Proven` shows it."""
 
     def __init__(self, game: Game[State, Move], limits: Limits) -> None:
-        super().__init__(game)
-        self.proven = _Proven(game, self, TableMemory(limits.max_memory))
+        super().__init__(game, limits)
+        self.proven = _Proven(game, self, TableMemory(self.proof_bytes))
 
     def digest(self, state: State) -> int:
         return digest(self.game.key(state))
 
     def search(self, start: State, limits: Limits, restart_nodes: int | None) -> tuple[SearchResult[Move], set[int]]:
-        table = TranspositionTable(TableMemory(limits.max_memory))
+        table = TranspositionTable(TableMemory(self.search_bytes))
         return depth_first(self.proven, start, limits, restart_nodes, table), table.entries
 
     def _raise_floors(self, searched: set[int], least: int) -> None:

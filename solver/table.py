@@ -38,17 +38,48 @@ def set_bytes(size: int) -> int:
     return _EMPTY_SET + (_SET_SLOT * slots if slots > 8 else 0)
 
 
+def set_peak_bytes(size: int) -> int:
+    """The most bytes a set that never held more than ``size`` entries holds at once (their
+    objects apart): while it resizes, CPython keeps the old slots beside the new ones until every
+    entry has moved, and once entries were removed either may be as large as :func:`set_bytes`
+    allows (a resize may then keep the size)."""
+    return 2 * set_bytes(size) - _EMPTY_SET
+
+
 def dict_bytes(size: int) -> int:
     """The bytes of a dict ``size`` keys were put in, none removed (their objects apart): CPython
     doubles its slots, from 8, when two thirds are used; a slot has a 1- to 8-byte index, and
     each usable one an entry."""
-    if size == 0:
-        return _EMPTY_DICT
+    return _EMPTY_DICT if size == 0 else _EMPTY_DICT + _dict_table(_dict_slots(size))
+
+
+def dict_peak_bytes(size: int) -> int:
+    """The most bytes a dict ``size`` keys were put in, none removed, holds at once (their
+    objects apart): :func:`dict_bytes`, with the table it last grew from, held beside the new one
+    while the entries moved over."""
+    slots = _dict_slots(size)
+    return dict_bytes(size) + (_dict_table(slots // 2) if slots > 8 else 0)
+
+
+def _dict_slots(size: int) -> int:
+    """The slots of a dict ``size`` keys were put in (at least 8)."""
     slots = 8
     while 2 * slots // 3 < size:
         slots *= 2
+    return slots
+
+
+def _dict_table(slots: int) -> int:
+    """The bytes of a dict's table of ``slots`` slots: its header, the indexes, an entry per
+    usable slot."""
     index = 1 if slots <= 1 << 7 else 2 if slots <= 1 << 15 else 4 if slots <= 1 << 31 else 8
-    return _EMPTY_DICT + _DICT_TABLE + index * slots + _DICT_ENTRY * (2 * slots // 3)
+    return _DICT_TABLE + index * slots + _DICT_ENTRY * (2 * slots // 3)
+
+
+def object_bytes(item: object) -> int:
+    """The bytes the allocator gives an object: its size rounded up to 16, the step of CPython's
+    small-object allocator on 64-bit builds."""
+    return -(-sys.getsizeof(item) // 16) * 16
 
 
 def _power_of_two_above(number: int) -> int:
@@ -152,7 +183,7 @@ class TranspositionTable(_Table[set[int]]):
     """The layouts a search has searched (or is searching: the states on its path)."""
 
     def __init__(self, memory: TableMemory | None = None) -> None:
-        super().__init__(memory or TableMemory(), set_bytes)
+        super().__init__(memory or TableMemory(), set_peak_bytes)
         self.entries = set()
 
     def _only(self, pinned: Iterable[int]) -> set[int]:
@@ -163,7 +194,7 @@ class ValueTable(_Table[dict[int, int]]):
     """A number per layout, by digest: the cost IDA* entered it at, or a proven score floor."""
 
     def __init__(self, memory: TableMemory | None = None) -> None:
-        super().__init__(memory or TableMemory(), dict_bytes)
+        super().__init__(memory or TableMemory(), dict_peak_bytes)
         self.entries = {}
 
     def _only(self, pinned: Iterable[int]) -> dict[int, int]:

@@ -304,3 +304,37 @@ def test_a_deal_of_five_from_many_face_down_cards_stops_at_its_limit() -> None:
     for limits, name in ((Limits(max_seconds=0.5), "max_seconds"), (Limits(max_nodes=5000), "max_nodes")):
         found = engines.best_chance(setup.legal, setup.game, position, limits, with_moves=True)
         assert found.chance is None and found.limit == name
+
+
+PARLETT_TWO = "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC 5H 8C 4S {5S 5C}"
+
+
+@pytest.mark.parametrize(
+    ("variant", "text"),
+    [
+        ("parlett", "row: KC | stock: {51}"),
+        ("parlett", PARLETT_TWO),  # one card dealt, one left: a full-information search from there
+        ("baroness", "piles: 5S / 5H / JS / AH / QS | grace: - | stock: {47}"),
+        ("thirteens", "places: 7H / 2C / QD / 5S / 9D / AC / 3H / 8S / 6D / JD | stock: {42}"),
+    ],
+)
+def test_the_exact_search_expands_exactly_the_node_limit(variant: str, text: str) -> None:
+    """``--max-nodes N`` expands N states at most, the full-information searches' included, and
+    exactly N where the limit stops the walk (docs/cli.md), whether the next state counted is one
+    of the walk's or a search's first."""
+    setup = Setup.of(variant)
+    position = read_concealed(setup.family, setup.legal, setup.title(), text)
+    for most in (1, 2, 3, 10, 100):
+        for with_moves in (False, True):
+            found = engines.best_chance(setup.legal, setup.game, position, Limits(max_nodes=most), with_moves)
+            assert (found.chance, found.limit, found.stats.nodes) == (None, "max_nodes", most), (most, with_moves)
+
+
+def test_a_node_limit_the_exact_search_just_fits_gives_its_chance() -> None:
+    """PARLETT_TWO's exact chance takes 331 states: a limit of 331 finds it, 330 stops short."""
+    setup = Setup.of("parlett")
+    position = read_concealed(setup.family, setup.legal, setup.title(), PARLETT_TWO)
+    found = engines.best_chance(setup.legal, setup.game, position, Limits(max_nodes=331))
+    assert (found.chance, found.limit, found.stats.nodes) == (1.0, None, 331)
+    cut = engines.best_chance(setup.legal, setup.game, position, Limits(max_nodes=330))
+    assert (cut.chance, cut.limit, cut.stats.nodes) == (None, "max_nodes", 330)
