@@ -213,8 +213,9 @@ def verify_command(
 
     A --json record of 'solve' or 'play', or what 'solve' prints, is also held to every claim it
     makes: its game, options, seed and deal, its verdict (a played game's: won or not, played to
-    its end), its score, its redeals. (That no line does better than a claimed minimum is not
-    searched again: 'solve' proves it.)
+    its end, each move the one its player plays, the player replayed from its settings), its
+    score, its redeals. (That no line does better than a claimed minimum is not searched again:
+    'solve' proves it.)
     """
     from solver.service.setup import Setup
     from solver.service.verification import check_record_is_for, read_solution, verify
