@@ -188,10 +188,11 @@ class Game:
         """Play ``move`` (a :class:`Move` of ``legal_moves``, or its text); returns it. An illegal
         move is refused (MoveError) and nothing changes.
 
-        A move that turns up face-down cards needs them named, as the player saw them: ``deal
-        7H`` (``deal 7H 8C 9D 2S 3H`` where one deal lays a card on each of five piles, left to
-        right), or ``drawn=[...]`` for a move that is no deal (a Thirteens discard refilling its
-        places from the stock); the Move returned names them."""
+        A move that turns up face-down cards needs every card it takes from the stock named, as
+        the player saw them, the stock's known next cards first: ``deal 7H`` (``deal 7H 8C 9D 2S
+        3H`` where one deal lays a card on each of five piles, left to right), or ``drawn=[...]``
+        for a move that is no deal (a Thirteens discard refilling its places from the stock); the
+        Move returned names them, as ``patience play`` records a deal."""
         text = move.text if isinstance(move, Move) else move
         played, turned = self._read(text, drawn)
         if isinstance(move, Move) and move.value != played.value:
@@ -200,9 +201,7 @@ class Game:
             after = self._states[-1]
             self._states.append(Concealed(self._rules.apply(after.state, played.value), after.hidden))
         else:
-            self._states.append(self._turn_up(played.value, turned))
-            if played.text.split()[0].lower() == "deal":
-                played = Move(" ".join(["deal", *(NAME[code] for code in turned)]), played.value)
+            played = self._turn_up(played.value, turned)
         self._played.append(played)
         return played
 
@@ -254,21 +253,31 @@ class Game:
         return self._legal(text), None
 
     def _legal(self, text: str) -> Move:
-        """The legal move written ``text``, as the rules read it."""
-        state = self.state
-        move = self._rules.parse_move(state, text)
-        if move not in self._rules.moves(state):
-            raise MoveError(f"move {text.strip()!r} is not legal in this position: {self.position}")
-        return Move(self._rules.describe_move(state, move), move)
+        """The legal move written ``text``, as the rules read it (or a deal naming the cards it
+        takes from the stock, every one known, which must be those cards)."""
+        from rulesets.dealt import read_move
 
-    def _turn_up(self, move: Any, turned: Sequence[int]) -> Concealed:
-        """The position after ``move``, which turns up the face-down cards ``turned`` in order."""
+        move = read_move(self._rules, self.state, text)
+        self._check_legal(move, text)
+        return Move(self._rules.describe_move(self.state, move), move)
+
+    def _check_legal(self, move: Any, text: str) -> None:
+        """A MoveError where ``move`` (written ``text``) is not legal here."""
+        if move not in self._rules.moves(self.state):
+            raise MoveError(f"move {text.strip()!r} is not legal in this position: {self.position}")
+
+    def _turn_up(self, move: Any, turned: Sequence[int]) -> Move:
+        """Play ``move``, which turns up the face-down cards ``turned`` in order: the position
+        after it is added, and the move returned as a record writes it (a deal naming every card
+        it took from the stock)."""
+        from rulesets.dealt import named_deal
         from solver.chance import arranged, unseen
 
         position = self._states[-1]
         rest = [code for code in unseen(self._rules, position) if code not in turned]  # still sorted
         state = arranged(self._rules, position, [*turned, *rest])
-        return Concealed(self._rules.apply(state, move), position.hidden - len(turned))
+        self._states.append(Concealed(self._rules.apply(state, move), position.hidden - len(turned)))
+        return Move(named_deal(self._rules, state, move), move)
 
     # copy.copy's own shallow copy would share the lists of positions and moves with the original.
     __copy__ = copy
@@ -387,71 +396,77 @@ def _read_face_down(
     game: Game, text: str, drawn: Sequence[Card | str] | None, needed: bool
 ) -> tuple[Move, tuple[int, ...] | None]:
     """The legal move written ``text`` where cards lie face down, and the face-down cards it
-    turns up (None where it turns up none, or, unless ``needed``, none are named): named after
-    ``deal`` (``deal 7H``), else in ``drawn``; the last face-down card, the only one a move can
-    then turn up, may go unnamed."""
+    turns up (None where it turns up none, or, unless ``needed``, none are named). A move names
+    every card it takes from the stock, next first, as a played game's record writes it (the
+    known ones, then those turned up): after ``deal`` (``deal 7H``), else in ``drawn``; the last
+    face-down card, the only one a move can then turn up, may go unnamed."""
+    from rulesets.dealt import split_named, taken
     from rulesets.notation import is_deal
     from solver.chance import turned_up, unseen
 
-    position = game._states[-1]
-    words = text.split()
-    named: Sequence[Card | str] | None = drawn
-    if is_deal(text):
-        try:
-            move = game._legal(words[0])
-        except MoveError:
-            raise MoveError(f"move {text.strip()!r} is not legal in this position: {game.position}") from None
-        count = turned_up(game._rules, position, move.value)
-        if count and len(words) > 1:
-            if drawn is not None:
-                raise MoveError(f"move {text.strip()!r} names the cards drawn, and so does drawn: name them once")
-            named = words[1:]
-        elif not count:
-            move = game._legal(text)  # the next card is known: the rules check 'deal 3C'
-    else:
-        move = game._legal(text)
-        count = turned_up(game._rules, position, move.value)
+    position, rules = game._states[-1], game._rules
+    value, written = split_named(rules, position.state, text)
+    game._check_legal(value, text)
+    count = turned_up(rules, position, value)
     if not count:
         if drawn is not None:
-            raise MoveError(f"move {move.text!r} turns up no face-down card here: leave drawn out")
-        return move, None
+            raise MoveError(f"move {text.strip()!r} turns up no face-down card here: leave drawn out")
+        return game._legal(text), None  # it takes known cards only, each one checked if named
+    if written is not None and drawn is not None:
+        raise MoveError(f"move {text.strip()!r} names the cards drawn, and so does drawn: name them once")
     from solver.service.chances import move_text
 
-    move = Move(move_text(game._setup, position, move.value), move.value)  # 'deal': the card is unknown
-    hidden = unseen(game._rules, position)
-    if not named and len(hidden) == 1:
-        return move, hidden
-    if not named and not needed:
-        return move, None
-    example = "'deal " + " ".join(NAME[code] for code in hidden[:count]) + "'"
+    move = Move(move_text(game._setup, position, value), value)  # 'deal': the cards are unknown
+    hidden = unseen(rules, position)
+    takes = taken(rules, position.state, value)  # the known cards first, then as many face down
+    known = takes[: len(takes) - count]
+    if written is None and drawn is None and (len(hidden) == 1 or not needed):
+        return move, (hidden if len(hidden) == 1 else None)
+    example = "'deal " + " ".join(NAME[code] for code in (*known, *hidden[:count])) + "'"
     how = f"e.g. {example}" if is_deal(text) else "with drawn=[...]"
-    cards = "the card drawn" if count == 1 else f"the {count} cards drawn, in the order they leave the stock"
-    if not named:
-        raise MoveError(
-            f"move {text.strip()!r} turns up {count} face-down card{'' if count == 1 else 's'}: name {cards}, {how}"
-        )
-    if isinstance(named, str) or not isinstance(named, Sequence):
-        from solver.errors import ArgumentTypeError
+    plural = "" if count == 1 else "s"
+    takes_what = (
+        f"turns up {count} face-down card{plural}"
+        if not known
+        else f"takes {len(takes)} cards from the stock ({_names(known)} known, then {count} face down)"
+    )
+    cards = (
+        "the card drawn"
+        if len(takes) == 1
+        else f"the {len(takes)} cards {'it takes' if known else 'drawn'}, in the order they leave the stock"
+    )
+    if written is None and drawn is None:
+        raise MoveError(f"move {text.strip()!r} {takes_what}: name {cards}, {how}")
+    if written is None:
+        if isinstance(drawn, str) or not isinstance(drawn, Sequence):
+            from solver.errors import ArgumentTypeError
 
-        raise ArgumentTypeError(f"drawn must be a list of cards such as ['7H', '8C'], not {type(named).__name__}")
-    codes = tuple(_code(card, text) for card in named)
-    if len(codes) != count:
+            raise ArgumentTypeError(f"drawn must be a list of cards such as ['7H', '8C'], not {type(drawn).__name__}")
+        written = tuple(_code(card, text) for card in drawn)
+    if len(written) != len(takes):
+        named = f"{len(written)} card{'' if len(written) == 1 else 's'}"
+        raise MoveError(f"move {text.strip()!r} names {named}, and it {takes_what}: name {cards}, {how}")
+    if written[: len(known)] != known:
         raise MoveError(
-            f"move {text.strip()!r} names {len(codes)} card{'' if len(codes) == 1 else 's'}, and it turns up "
-            f"{count} face-down card{'' if count == 1 else 's'}: name {cards}, {how}"
+            f"move {text.strip()!r}: the stock's next cards are {_names(known)}, known: name them first, "
+            f"in that order, then the {count} drawn"
         )
+    codes = written[len(known) :]
     twice = sorted({code for code in codes if codes.count(code) > 1})
     if twice:
-        named_twice = " ".join(NAME[code] for code in twice)
-        raise MoveError(f"move {text.strip()!r} names {named_twice} twice: name each card drawn once")
+        raise MoveError(f"move {text.strip()!r} names {_names(twice)} twice: name each card drawn once")
     seen = [code for code in codes if code not in hidden]
     if seen:
         raise MoveError(
-            f"move {text.strip()!r}: {' '.join(NAME[code] for code in seen)} "
-            f"{'is' if len(seen) == 1 else 'are'} not face down; the face-down cards are "
-            f"{' '.join(NAME[code] for code in hidden)}"
+            f"move {text.strip()!r}: {_names(seen)} {'is' if len(seen) == 1 else 'are'} not face down; "
+            f"the face-down cards are {_names(hidden)}"
         )
     return move, codes
+
+
+def _names(codes: Sequence[int]) -> str:
+    """Cards by code, as a message names them: ``7H 8C``."""
+    return " ".join(NAME[code] for code in codes)
 
 
 def _code(card: Card | str, text: str) -> int:

@@ -13,7 +13,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import solver
-from rulesets.cards import CARDS, Card, parse_card
+from rulesets.cards import CARDS, NAME, Card, parse_card
+from rulesets.dealt import taken
 from solver.chance import turned_up
 from solver.errors import ArgumentTypeError, MoveError, UnreadableMove, UserError
 
@@ -55,6 +56,12 @@ def _turns_up(game: solver.Game, move: solver.Move) -> int:
     return turned_up(game._rules, game._states[-1], move.value)
 
 
+def _known_taken(game: solver.Game, move: solver.Move, count: int) -> list[str]:
+    """The known cards ``move`` takes from the stock before the ``count`` it turns up."""
+    takes = taken(game._rules, game.state, move.value)
+    return [NAME[code] for code in takes[: len(takes) - count]]
+
+
 @pytest.mark.parametrize(
     "preset, position", [("parlett", PARLETT), ("baroness", BARONESS), ("baroness", BARONESS_FIVE)]
 )
@@ -78,8 +85,9 @@ def test_unseen_follows_play_and_undo_restores_each_position(preset: str, positi
             if count and len(game.unseen) > 1:
                 order = data.draw(st.permutations(sorted(game.unseen)), label="order")
                 cards = order[:count]
-                played = game.play(" ".join(["deal", *map(str, cards)]))
-                assert str(played) == " ".join(["deal", *map(str, cards)])
+                known = _known_taken(game, move, count)  # the stock's known next cards: named first
+                played = game.play(" ".join(["deal", *known, *map(str, cards)]))
+                assert str(played) == " ".join(["deal", *known, *map(str, cards)])
             else:
                 before = set(game.unseen)
                 game.play(move)

@@ -196,14 +196,13 @@ def test_every_line_played_replays_through_verify_to_its_record(preset: str) -> 
     setup = Setup.of(preset)
     for name in PLAYERS:
         for seed in seeds_of(preset, name):
-            record = played(preset, name, seed).record()
-            cards = setup.deal(seed=seed)
-            start = setup.game.start(cards)
-            found = verify(setup, start, Solution("moves", record["moves"], None, None))
+            game = played(preset, name, seed)
+            record = game.record()
+            found = verify(setup, game.opening, Solution("moves", record["moves"], None, None))
             assert found.illegal is None, (name, seed, found)
             assert (found.won, found.reached, found.won or found.ended) == (record["won"], record["score"], True)
-            assert check_record_is_for(record, setup, start, cards) is None
-            assert verify(setup, start, Solution("record", record["moves"], None, record)) == found
+            assert check_record_is_for(record, setup, game.opening) is None
+            assert verify(setup, game.opening, Solution("record", record["moves"], None, record)) == found
 
 
 def verified(preset: str, seed: int, text: str, tmp_path: Any) -> tuple[int, str]:

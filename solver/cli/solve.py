@@ -213,8 +213,9 @@ def verify_command(
 
     A --json record of 'solve' or 'play', or what 'solve' prints, is also held to every claim it
     makes: its game, options, seed and deal, its verdict (a played game's: won or not, played to
-    its end), its score, its redeals. (That no line does better than a claimed minimum is not
-    searched again: 'solve' proves it.)
+    its end, each move the one its player plays, the player replayed from its settings), its
+    score, its redeals. (That no line does better than a claimed minimum is not searched again:
+    'solve' proves it.)
     """
     from solver.service.setup import Setup
     from solver.service.verification import check_record_is_for, read_solution, verify
@@ -222,14 +223,15 @@ def verify_command(
     if STDIN == solution and STDIN in (deal, file):
         raise UsageError("only one of --solution, --deal and --file can read standard input ('-')")
     setup = Setup.of(game, variant, option)
-    cards, start = _one_start(Deals(setup, seed, deal, file, strict=True, position=position))
+    deals = Deals(setup, seed, deal, file, strict=True, position=position)
     written = read_solution(read_text(solution, "solution file"), setup, name_of(solution))
+    opening = _verified_opening(deals, written.record)
     if written.record is not None:
         rules_given = variant is not None or bool(option)
-        note = check_record_is_for(written.record, setup, start, cards, rules_given=rules_given)
+        note = check_record_is_for(written.record, setup, opening, rules_given=rules_given)
         if note is not None:
             print(note)
-    found = verify(setup, start, written)
+    found = verify(setup, opening, written)
     if found.illegal is not None:
         say(f"invalid: {found.illegal}")
         return ExitCode.INVALID
@@ -248,12 +250,31 @@ def verify_command(
     return ExitCode.LOST if found.ended else ExitCode.UNKNOWN
 
 
-def _one_start(deals: Deals) -> tuple[list[Card] | None, Any]:
-    """The one deal or position verify takes (a file must hold exactly one, and no bad line)."""
+def _verified_opening(deals: Deals, record: dict[str, Any] | None) -> Any:
+    """The one deal or position verify takes (a file must hold exactly one, and no bad line), as
+    ``play`` lays it out: a deal's stock face down; a ``--position`` with braces only for the
+    record ``play --json`` wrote of it, whose seed drew the order of the cards in braces."""
+    from solver.chance import Concealed
+    from solver.service.playing import dealt, placed
+
+    setup, position = deals.setup, deals.position
+    if position is not None and is_face_down(position):
+        if record is None or "player" not in record:
+            raise UsageError(
+                "verify takes a --position with braces only with the 'play --json' record of a game played "
+                "from it (its rng_seed drew the order of the face-down cards): give that record, or write "
+                "every card of the stock, in order"
+            )
+        from solver.service.replaying import face_down_opening
+
+        return face_down_opening(setup, setup.concealed(position), record)
     found = list(itertools.islice(iter(deals), 2))
     if len(found) != 1:
         raise UsageError("verify takes one deal; the deal file holds more: give one with --deal, or a file of one")
-    return found[0].cards, found[0].start
+    start = found[0]
+    if start.cards is None:
+        return placed(setup, Concealed(start.start, 0), None)
+    return dealt(setup, start.cards, start.seed)
 
 
 class DealStart(NamedTuple):

@@ -1,7 +1,8 @@
 """Verifying a line of moves: read a solution (moves one per line, what ``solve`` prints, or a
 ``--json`` record of ``solve`` or ``play``), replay its moves through the rules, and hold every
 claim it makes to the truth: its game, options, seed and deal, its verdict (a played game: won or
-not, and played to its end), its score and its redeals.
+not, played to its end, and every move the one its player, replayed from its settings, plays),
+its score and its redeals.
 
 What only a search can show (that no line does better than a claimed minimum, or that a claimed
 loss is one) is not searched again; ``solve`` proves it.
@@ -15,16 +16,17 @@ import re
 import sys
 from typing import Any, NamedTuple
 
-from rulesets.cards import Card, format_cards
-from rulesets.dealt import read_move
+from rulesets.cards import format_cards
+from rulesets.dealt import named_deal, read_move
 from rulesets.family import OptionError
 from rulesets.notation import MoveError, UnreadableMove
-from solver.players import PLAYERS
+from solver.players import PLAYERS, SEARCHING
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Verdict
 from solver.search import line_cost
-from solver.service.playing import make_player
+from solver.service.playing import Opening, make_player
+from solver.service.replaying import unplayed
 from solver.service.setup import Setup
 
 Record = dict[str, Any]
@@ -72,7 +74,7 @@ _PLAY_FIELDS: dict[str, tuple[str, ...]] = {
     "position": (_TEXT, _NULL),
     "order_seed": (_WHOLE, _NULL),  # the --rng-seed a position's face-down order was drawn from
     "player": (_TEXT,),
-    "settings": (_OBJECT,),  # what fixed the player's choices: no claim about the game
+    "settings": (_OBJECT,),  # what fixed the player's choices: the player is replayed with them
     "engine": (_TEXT, _NULL),  # the engine the player's searches ran on (null: it searched nothing)
     "won": (_FLAG,),
     "score": (_WHOLE, _NULL),
@@ -254,23 +256,31 @@ def _check_kinds(record: Record, setup: Setup) -> None:
     for name, value in record.get("options", {}).items():
         _check_option(family, name, value)
     if played:
-        _check_player(record["player"], record.get("settings"))
+        _check_player(record)
 
 
-def _check_player(name: str, settings: dict[str, Any] | None) -> None:
-    """A played game's player: one ``play`` has, with its own settings (whole numbers in range)."""
+def _check_player(record: Record) -> None:
+    """A played game's player: one ``play`` has, with its own settings (whole numbers in range),
+    and an engine named where it searches (both engines play the same game: either will do) and
+    none where it searches nothing."""
+    name, settings = record["player"], record.get("settings")
     if name not in PLAYERS:
         raise MoveError(f"the record's player is {name!r}; it must be one of {', '.join(PLAYERS)}")
-    if settings is None:
-        return
-    takes = make_player(name).settings()
-    if set(settings) != set(takes) or any(_kind(value) != _WHOLE for value in settings.values()):
-        kinds = f"{' and '.join(takes)}, each a whole number" if takes else "none"
-        raise MoveError(f"the record's settings are {json.dumps(settings)}; the {name} player takes {kinds}")
-    try:
-        make_player(name, settings.get("samples"), settings.get("rng_seed"))
-    except OptionError as error:
-        raise MoveError(f"the record's settings: {error}") from None
+    if settings is not None:
+        takes = make_player(name).settings()
+        if set(settings) != set(takes) or any(_kind(value) != _WHOLE for value in settings.values()):
+            kinds = f"{' and '.join(takes)}, each a whole number" if takes else "none"
+            raise MoveError(f"the record's settings are {json.dumps(settings)}; the {name} player takes {kinds}")
+        try:
+            make_player(name, settings.get("samples"), settings.get("rng_seed"))
+        except OptionError as error:
+            raise MoveError(f"the record's settings: {error}") from None
+    if "engine" in record and (record["engine"] is None) == (name in SEARCHING):
+        needs = f"{' or '.join(_ENGINES)}, the engine its searches ran on" if name in SEARCHING else "null"
+        searches = "searches" if name in SEARCHING else "searches nothing"
+        raise MoveError(
+            f"the record's engine is {json.dumps(record['engine'])}; the {name} player {searches}: it must be {needs}"
+        )
 
 
 #: The least value of each number of a record ('solve' never writes a count below it).
@@ -437,15 +447,13 @@ def _header_options(variant: str, options: str | None, setup: Setup) -> dict[str
         raise MoveError(f"the solution file's header names rules {setup.family.name} does not have: {error}") from None
 
 
-def check_record_is_for(
-    record: Record, setup: Setup, start: Any, deal: list[Card] | None, rules_given: bool = False
-) -> str | None:
+def check_record_is_for(record: Record, setup: Setup, opening: Opening, rules_given: bool = False) -> str | None:
     """A record names its game, options (or variant), seed, deal and the position it started
-    from: they must be the ones being verified (a MoveError, bad input, names the first that is
-    not; ``deal`` is None when verifying from a position). Other rules of the same game
+    from: they must be those of the ``opening`` being verified (a MoveError, bad input, names the
+    first that is not; a position's opening has no deal). Other rules of the same game
     are a fair question when asked for (``rules_given``: a variant or option named): the line is
     then replayed under them, and the difference is returned as a note to print."""
-    family = setup.family
+    family, start, deal = setup.family, opening.start, opening.deal
     if record.get("game", family.name) != family.name:
         raise MoveError(f"the record's game is {record['game']!r}, but this verification is for {family.name!r}")
     if "variant" in record:
@@ -460,6 +468,8 @@ def check_record_is_for(
             f"the record's seed is {record['seed']}, but the deal being verified is not PySolFC's deal {record['seed']}"
         )
     position = setup.game.write_position(start)
+    if opening.position is not None and opening.hidden:  # braces: the position as play took it
+        position = opening.position
     if deal is None:
         _check_claimed_start(record, setup, position)
     if record.get("position") not in (None, position):  # a played deal's record names no position
@@ -537,13 +547,15 @@ def is_over(rules: Any, state: Any, reached: set[bytes]) -> bool:
     return all(rules.key(rules.apply(state, move)) in reached for move in rules.moves(state))
 
 
-def verify(setup: Setup, start: Any, solution: Solution) -> Verification:
-    """Replay the solution's moves from ``start`` (a deal's opening state or a position); then
-    hold its record, if any, to its claims. A text that is no move of the game at all is bad
-    input (a MoveError naming the file, the line and the forms of move), not an illegal move."""
+def verify(setup: Setup, opening: Opening, solution: Solution) -> Verification:
+    """Replay the solution's moves from the ``opening`` (a deal's, or a position's); then hold its
+    record, if any, to its claims (a played game's to the moves its player plays from there). A
+    text that is no move of the game at all is bad input (a MoveError naming the file, the line
+    and the forms of move), not an illegal move."""
     ruleset, record = setup.legal, solution.record  # held to every legal move, not the search's
-    state = start
+    state = start = opening.start
     moves: list[Any] = []
+    written: list[str] = []  # each move as play writes it
     seen = {ruleset.key(state)}  # the positions the line reached, for is_over
     for number, text in enumerate(solution.moves, 1):
         try:
@@ -562,6 +574,7 @@ def verify(setup: Setup, start: Any, solution: Solution) -> Verification:
                 None,
             )
         moves.append(move)
+        written.append(named_deal(ruleset, state, move))
         state = outcome.final
         seen.add(ruleset.key(state))
     won = ruleset.is_won(state)
@@ -571,7 +584,7 @@ def verify(setup: Setup, start: Any, solution: Solution) -> Verification:
     if record is None:
         broken = None
     elif _is_played(record):
-        broken = _broken_play_claim(record, setup, won, reached, ended)
+        broken = _broken_play_claim(record, setup, won, reached, ended) or unplayed(setup, opening, record, written)
     else:
         broken = _broken_claim(record, setup, start, moves, won, reached)
     return Verification(len(moves), None, won, reached, broken, ended)
