@@ -9,16 +9,23 @@ and states over the deals both decided, and any deal on which their verdicts or 
     python benchmarks/baroness_pysol.py --seeds 1-200 --max-seconds 30 --reduction suits
 
 (The searches alternate deal by deal, so a busy machine slows both alike.)
+
+``--where SEED`` instead shows where one deal's search (every reduction, the Python engine, no
+limit) spends its states: the states it expanded by cards left in the stock and by empty piles,
+to show which part of the game a reduction or a bound must cut.
+
+    python benchmarks/baroness_pysol.py --where 9
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-from typing import NamedTuple
+from collections import Counter
+from typing import Any, NamedTuple
 
 from rulesets import families
-from rulesets.baroness import ALL_REDUCTIONS, build_baroness
+from rulesets.baroness import ALL_REDUCTIONS, Baroness, BaronessLayout, build_baroness
 from solver.errors import UserError
 from solver.replay import checked
 from solver.result import Limits, Verdict
@@ -61,6 +68,34 @@ def report(label: str, runs: list[Solved]) -> None:
     )
 
 
+class Counting(Baroness):
+    """Baroness with every reduction, counting each state the search expands (it asks for the
+    moves of each once) by cards in the stock and by empty piles."""
+
+    def __init__(self, **options: Any) -> None:
+        super().__init__(**options)
+        self.by_stock: Counter[int] = Counter()
+        self.by_empty: Counter[int] = Counter()
+
+    def moves(self, state: BaronessLayout) -> list[Any]:
+        self.by_stock[len(state.stock)] += 1
+        self.by_empty[state.piles.count(())] += 1
+        return super().moves(state)
+
+
+def where(seed: int) -> None:
+    """Where deal ``seed``'s search spends its states (see the module's text)."""
+    family = families()["baroness"]
+    game = Counting(**family.settings("baroness-pysol"))
+    start = game.start(family.seeded_deal(seed))
+    result = checked(game, start, depth_first(game, start))
+    total = result.stats.nodes
+    print(f"baroness-pysol deal {seed}: {result.verdict.value}, {result.best_score} cards left, {total:,} states")
+    for label, counts in (("cards in the stock", game.by_stock), ("empty piles", game.by_empty)):
+        shares = ", ".join(f"{key}: {count / total:.1%}" for key, count in sorted(counts.items()))
+        print(f"  by {label}: {shares}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seeds", default="1-200", help="PySolFC game numbers, e.g. 1-200 (default 1-200)")
@@ -71,7 +106,11 @@ def main(argv: list[str] | None = None) -> int:
         default="suits",
         help="the reduction compared: every reduction but it, then every one (default suits)",
     )
+    parser.add_argument("--where", type=int, metavar="SEED", help="show where one deal's search spends its states")
     args = parser.parse_args(argv)
+    if args.where is not None:
+        where(args.where)
+        return 0
     try:
         seeds = [seed for low, high in parse_seeds(args.seeds) for seed in range(low, high + 1)]
         limits = Limits(max_seconds=args.max_seconds)
