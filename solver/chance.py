@@ -118,10 +118,6 @@ class Chance(NamedTuple):
     stats: ChanceStats
 
 
-#: What a value the expectimax answers is: the chance itself, or only a bound of it.
-EXACT, AT_MOST, AT_LEAST = 0, 1, 2
-
-
 class _Stop(Exception):
     def __init__(self, limit: str) -> None:
         super().__init__(limit)
@@ -130,15 +126,6 @@ class _Stop(Exception):
 
 class _Expectimax:
     """One exact search over the unseen cards, its table kept across the moves of a hint.
-
-    It prunes with bounds (Ballard's Star1, 1983): a position's chance lies between 0 and its
-    clairvoyant share, counted over every order of its face-down cards where there are at most
-    BOUND_ORDERS of them (each order decided by the game's own search; else the bound is 1). Each
-    call gets a window (alpha, beta) and answers fail-soft: a value at most alpha is only an upper
-    bound of the chance, one at least beta only a lower bound, one between them exact. The
-    player's moves are tried best bound first, and a move whose bound cannot beat the best chance
-    found is not searched; a chance node stops once its outcomes left, at their bounds, cannot
-    bring the mean above alpha, or once those searched already reach beta.
 
     Cycles (a card moved to a space and back, say) are cut where the walk meets a position on its
     own path, as a loop never helps a player who wants to win. A value found under such a cut is
@@ -149,9 +136,6 @@ class _Expectimax:
     def __init__(self, game: Concealable[Any, Any], decide: Decide, limits: Limits) -> None:
         self.game, self.decide, self.limits = game, decide, limits
         self.values: dict[bytes, float] = {}
-        #: Upper bounds of positions not valued exactly: clairvoyant shares, and searches that
-        #: failed low (under no cut from above, so that they hold on any path).
-        self.bounds: dict[bytes, float] = {}
         self.path: dict[bytes, int] = {}
         self.nodes = 0
         self.outcomes = 0
@@ -159,8 +143,7 @@ class _Expectimax:
         self.started = time.process_time()
 
     def stats(self) -> ChanceStats:
-        entries = len(self.values) + len(self.bounds)
-        return ChanceStats(self.nodes, entries, self.table_bytes, time.process_time() - self.started)
+        return ChanceStats(self.nodes, len(self.values), self.table_bytes, time.process_time() - self.started)
 
     def _left(self) -> Limits:
         """The limits still left for a full-information search."""
@@ -190,138 +173,62 @@ class _Expectimax:
             if time.process_time() - self.started > self.limits.max_seconds:
                 raise _Stop("max_seconds")
 
-    def _store(self, table: dict[bytes, float], key: bytes, value: float) -> None:
-        if key not in table:
-            self.table_bytes += len(key) + _ENTRY_BYTES
-        table[key] = value
+    def _store(self, key: bytes, value: float) -> None:
+        self.values[key] = value
+        self.table_bytes += len(key) + _ENTRY_BYTES
         if self.limits.max_memory is not None and self.table_bytes > self.limits.max_memory:
             raise _Stop("max_memory")
 
-    def _known(self, position: Concealed, key: bytes) -> float:
-        """A position with one card face down or none: its order is known, and the game's own
-        search decides it."""
-        known = self.values.get(key)
-        if known is not None:
-            return known
-        won, nodes = self.decide(position.state, self._left())
-        self._count(max(1, nodes))
-        if won is None:
-            raise _Stop("max_nodes" if self.limits.max_nodes is not None else "max_seconds")
-        self._store(self.values, key, 1.0 if won else 0.0)
-        return 1.0 if won else 0.0
-
-    def bound(self, position: Concealed) -> float:
-        """An upper bound of the chance, found without a search: the value itself where it is
-        known (one card face down or none: the game's own search decides it), a bound stored by an
-        earlier search, else 1."""
+    def value(self, position: Concealed, depth: int = 0) -> tuple[float, float]:
+        """The best chance to win from ``position``, and the shallowest path depth a cycle was
+        cut at below it (infinity where none was: the value is then exact)."""
         game = self.game
         key = information_key(game, position)
         known = self.values.get(key)
         if known is not None:
-            return known
-        if game.is_won(position.state):
-            return 1.0
-        if position.hidden <= 1:
-            return self._known(position, key)
-        return self.bounds.get(key, 1.0)
-
-    def move_bound(self, position: Concealed, move: Hashable) -> float:
-        """An upper bound of the chance after ``move``: its position's where it turns up no
-        face-down card, else 1."""
-        if turned_up(self.game, position, move):
-            return 1.0
-        return self.bound(Concealed(self.game.apply(position.state, move), position.hidden))
-
-    def value(
-        self, position: Concealed, depth: int = 0, alpha: float = 0.0, beta: float = 1.0
-    ) -> tuple[float, float, int]:
-        """The best chance to win from ``position`` searched within the window (alpha, beta): the
-        value, the shallowest path depth a cycle was cut at below it (infinity where none was:
-        the value then holds on any path), and what the value is (EXACT, AT_MOST: an upper bound,
-        where the chance cannot beat alpha; AT_LEAST: a lower bound, where it reaches beta)."""
-        game = self.game
-        key = information_key(game, position)
-        known = self.values.get(key)
-        if known is not None:
-            return known, math.inf, EXACT
+            return known, math.inf
         at = self.path.get(key)
         if at is not None:
-            return 0.0, at, EXACT
+            return 0.0, at
         if game.is_won(position.state):
             self._count(1)
-            self._store(self.values, key, 1.0)
-            return 1.0, math.inf, EXACT
+            self._store(key, 1.0)
+            return 1.0, math.inf
         if position.hidden <= 1:  # the order is known: the game's own search decides
-            return self._known(position, key), math.inf, EXACT
-        ceiling = self.bound(position)
-        if ceiling <= 0.0:
-            return 0.0, math.inf, EXACT
-        if ceiling <= alpha:  # no line here can beat alpha
-            return ceiling, math.inf, AT_MOST
+            won, nodes = self.decide(position.state, self._left())
+            self._count(max(1, nodes))
+            if won is None:
+                raise _Stop("max_nodes" if self.limits.max_nodes is not None else "max_seconds")
+            self._store(key, 1.0 if won else 0.0)
+            return (1.0 if won else 0.0), math.inf
         self._count(1)
         self.path[key] = depth
-        ranked = sorted(
-            ((self.move_bound(position, move), move) for move in game.moves(position.state)),
-            key=lambda pair: -pair[0],
-        )  # best bound first (sorted is stable: equal bounds keep the game's order)
-        top = min(beta, ceiling)  # no move beats the bound: one that reaches it is best
-        best, over, kind, low = 0.0, 0.0, EXACT, math.inf  # over: the moves only bounded, at most
-        for ceiling_move, move in ranked:
-            floor = max(alpha, best)
-            if ceiling_move <= floor:  # nor can any move after it
-                over = max(over, ceiling_move)
-                break
-            worth, cut, found = self.move_value(position, move, depth, floor, top)
+        best, low = 0.0, math.inf
+        for move in game.moves(position.state):
+            worth, cut = self.move_value(position, move, depth)
             low = min(low, cut)
-            if found == AT_MOST:
-                over = max(over, worth)
-                continue
-            best = max(best, worth)
-            if found == AT_LEAST or best >= top:
-                kind = EXACT if best >= ceiling else AT_LEAST
-                break
+            if worth > best:
+                best = worth
+                if best >= 1.0:
+                    break
         del self.path[key]
-        if kind == EXACT and over > best <= alpha:  # a move only bounded may beat the best (not alpha)
-            best, kind = over, AT_MOST
         if best >= 1.0 or low >= depth:  # a sure win needs no more, and a cut here is resolved here
-            if kind == EXACT:
-                self._store(self.values, key, best)
-            elif kind == AT_MOST:
-                self._store(self.bounds, key, best)
-            return best, math.inf, kind
-        return best, low, kind
+            self._store(key, best)
+            return best, math.inf
+        return best, low
 
-    def move_value(
-        self, position: Concealed, move: Hashable, depth: int, alpha: float = 0.0, beta: float = 1.0
-    ) -> tuple[float, float, int]:
-        """The chance to win after ``move`` with best play, searched within the window (alpha,
-        beta) as :meth:`value` is: the mean over its equally likely outcomes (divided once at the
-        end: a sure win is 1.0, not 0.9999999999999997), the shallowest cut below it, and what
-        the value is."""
-        game = self.game
-        taken = turned_up(game, position, move)
-        if taken == 0:
-            return self.value(Concealed(game.apply(position.state, move), position.hidden), depth + 1, alpha, beta)
-        ways = math.perm(position.hidden, taken)
-        total, low = 0.0, math.inf
-        for left, after in enumerate(outcomes(game, position, move), 1):
+    def move_value(self, position: Concealed, move: Hashable, depth: int) -> tuple[float, float]:
+        """The chance to win after ``move`` with best play (the mean over its equally likely
+        outcomes, divided once at the end: a sure win is 1.0, not 0.9999999999999997), and the
+        shallowest cut below it."""
+        total, count, low = 0.0, 0, math.inf
+        for after in outcomes(self.game, position, move):
             self._look()
-            rest = ways - left  # the outcomes after this one, each at most 1
-            if total + 1.0 + rest <= ways * alpha:  # they cannot bring the mean above alpha
-                return min((total + 1.0 + rest) / ways, 1.0), low, AT_MOST
-            worth, cut, found = self.value(after, depth + 1, ways * alpha - total - rest, ways * beta - total)
-            low = min(low, cut)
-            if found == AT_MOST:
-                return min((total + worth + rest) / ways, 1.0), low, AT_MOST
+            worth, cut = self.value(after, depth + 1)
             total += worth
-            if found == AT_LEAST:
-                return min(total / ways, 1.0), low, AT_LEAST
-        return min(total / ways, 1.0), low, EXACT
-
-
-def _ordered_tuples(cards: int, taken: int) -> int:
-    """How many ordered tuples of ``taken`` cards ``cards`` can give: a chance node's outcomes."""
-    return math.perm(cards, taken)
+            count += 1
+            low = min(low, cut)
+        return min(total / count, 1.0), low
 
 
 def best_chance(
@@ -336,7 +243,7 @@ def best_chance(
     search = _Expectimax(game, decide, limits)
     judged: list[tuple[Hashable, float]] = []
     try:
-        for move in moves:  # each move searched within the whole window, so valued exactly
+        for move in moves:
             judged.append((move, search.move_value(position, move, 0)[0]))
         chance = max(worth for _, worth in judged) if judged else search.value(position)[0]
     except _Stop as stop:
