@@ -17,8 +17,10 @@ Record = dict[str, Any]
 
 def face_down_opening(setup: Setup, position: Concealed, record: Record) -> Opening:
     """The opening ``play --position`` laid out for the record's game: the cards in braces in the
-    order its seed drew."""
-    return placed(setup, position, _settings(record).get("rng_seed"))
+    order its ``order_seed`` drew (a record written before that field: the player's seed, which
+    then drew it)."""
+    seed = record["order_seed"] if "order_seed" in record else _settings(record).get("rng_seed")
+    return placed(setup, position, seed)
 
 
 def replayed(setup: Setup, opening: Opening, record: Record) -> PlayedGame:
@@ -32,6 +34,9 @@ def replayed(setup: Setup, opening: Opening, record: Record) -> PlayedGame:
 def unplayed(setup: Setup, opening: Opening, record: Record, moves: list[str]) -> str | None:
     """The first way ``moves`` (the record's, written as ``play`` writes them) are not the moves
     its player plays from ``opening``, in words; None where they are those moves."""
+    if "order_seed" in record and record["order_seed"] != opening.order_seed:
+        drew = "no face-down order is drawn" if opening.order_seed is None else f"it is {opening.order_seed}"
+        return f"the record's order_seed is {record['order_seed']}, but {drew} for its opening"
     game = replayed(setup, opening, record)
     played = game.moves
     who = f"the {player_text(record['player'], _settings(record))} player"
