@@ -11,6 +11,7 @@ in order of their codes) for the game's own checks, and read as a
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -64,8 +65,9 @@ def _names(codes: Iterable[int]) -> str:
 
 
 def _twice(codes: Sequence[int]) -> set[int]:
-    """The codes written more than once."""
-    return {code for code in codes if codes.count(code) > 1}
+    """The codes written more than once (counted in one pass: a count of each code in turn made
+    a 128 KB position of 43,000 cards take 24 seconds to refuse)."""
+    return {code for code, count in Counter(codes).items() if count > 1}
 
 
 def _read_stock(content: str, end: int) -> tuple[list[int], list[int] | int, list[int]]:
