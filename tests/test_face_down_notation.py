@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from rulesets.concealed import presets_with_stock, read_concealed, write_concealed
 from solver.chance import conceal, unseen
+from solver.errors import UserError
 from solver.service.setup import Setup
-from tests.helpers import error_line
+from tests.helpers import PYSOL_DEAL_1, error_line
 from tests.helpers import run_cli as run
 
 #: Every preset whose game keeps a stock.
@@ -152,6 +153,51 @@ def test_each_mistake_is_one_line_and_exit_code_2(game: str, position: str, word
 def test_a_face_down_stock_is_refused_where_every_card_must_be_known() -> None:
     line = error_line(run("verify", "parlett", "--position", PARLETT, "--solution", "-", stdin="deal\n"))
     assert "only 'solve --position', 'hint --position' and 'play --position' take" in line
+
+
+#: Each command taking --position, what else it needs, and the other places it takes a deal from.
+SOURCES_BESIDE = [
+    ("solve", ("--max-nodes", "1"), ("--seed", "--seeds", "--deal", "--file")),
+    ("hint", ("--max-nodes", "1"), ("--seed", "--deal")),
+    ("play", ("--player", "random"), ("--seed", "--deal")),
+    ("verify", ("--solution", "moves.txt"), ("--seed", "--deal", "--file")),
+]
+#: A value of each source (the files need not exist: the refusal comes before anything is read).
+SOURCE_VALUES = {"--seed": "3", "--seeds": "1-2", "--deal": PYSOL_DEAL_1, "--file": "deals.txt"}
+
+
+@pytest.mark.one_engine
+@pytest.mark.parametrize(
+    ("command", "extra", "source", "offered"),
+    [
+        (command, extra, source, ", ".join(sources) + " or --position")
+        for command, extra, sources in SOURCES_BESIDE
+        for source in sources
+    ],
+)
+def test_braces_beside_another_deal_are_refused_as_without_them(
+    command: str, extra: tuple[str, ...], source: str, offered: str
+) -> None:
+    """Braces or none, a position and a deal given together are refused, naming both (solve once
+    answered the braces and dropped the other silently)."""
+    for position in (PARLETT, PARLETT.replace("{", "").replace("}", "")):
+        line = error_line(run(command, "parlett", *extra, "--position", position, source, SOURCE_VALUES[source]))
+        assert line == f"patience: error: give exactly one of {offered} (got {source}, --position)"
+
+
+@pytest.mark.one_engine
+def test_the_api_refuses_braces_beside_another_deal_as_without_them() -> None:
+    import solver
+
+    braced = {"position": PARLETT, "seed": 3}
+    for call in (
+        lambda: solver.solve("parlett", **braced, max_nodes=1),
+        lambda: solver.solve("parlett", **braced, max_nodes=1, samples=5),
+        lambda: solver.hint("parlett", position=PARLETT, deal=PYSOL_DEAL_1, max_nodes=1),
+        lambda: solver.Game("parlett", **braced),
+    ):
+        with pytest.raises(UserError, match=r"^give exactly one of seed, deal or position$"):
+            call()
 
 
 @pytest.mark.parametrize(
