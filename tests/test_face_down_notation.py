@@ -269,3 +269,41 @@ def test_every_preset_with_a_stock_answers_both_numbers_from_what_a_player_sees(
         assert record["clairvoyant_low"] <= record["clairvoyant_high"]
         assert record["chance"] is None or 0 <= record["chance"] <= record["clairvoyant_high"]
         assert "chance" in record and "clairvoyant" in record
+
+
+def _stock_drawn(lines: list[str]) -> str:
+    """The stock as a --show picture draws it (its lines joined, where it wraps), its label in
+    the column of the other places' (after the picture's indent of 7 and the column of a place's
+    ``*``)."""
+    at = next(number for number, line in enumerate(lines) if line.strip().startswith("stock:"))
+    assert lines[at].startswith(" " * 8 + "stock: "), lines[at]
+    drawn = [lines[at].strip()]
+    for line in lines[at + 1 :]:
+        if ":" in line or not line.startswith(" " * 8):
+            break
+        drawn.append(line.strip())
+    return " ".join(drawn)
+
+
+@pytest.mark.one_engine
+@pytest.mark.parametrize("variant", WITH_STOCK)
+@pytest.mark.parametrize("known", [0, 2, 20])
+def test_show_draws_the_stock_as_it_will_be_dealt(variant: str, known: int) -> None:
+    """``solve --show`` and ``play --show`` draw the stock as the position writes it: the known
+    next cards in order, the face-down ones counted, and a last card the rules fix (Nizhni
+    Novgorod's) after them (it was once drawn on top, and the known cards but the next one left
+    out); 20 known cards wrap under the first."""
+    setup = Setup.of(variant)
+    start = setup.legal.start(setup.deal(seed=1))
+    hidden = len(setup.legal.stock(start)) - known
+    written = write_concealed(setup.legal, conceal(setup.legal, start, hidden))
+    stock = next(part for part in written.split(" | ") if part.startswith("stock: "))
+    before, _, rest = stock.removeprefix("stock: ").partition("{")
+    after = rest.partition("}")[2].strip()
+    assert len(before.split()) == known and bool(after) == (variant == "nizhni-novgorod")
+    wanted = " ".join(part for part in ("stock:", before.strip(), f"[{hidden} face down]", after) if part)
+    solved = run("solve", variant, "--position", written, "--show", "--max-nodes", "1", "--samples", "1")
+    played = run("play", variant, "--position", written, "--show", "--player", "random")
+    for ran in (solved, played):
+        assert ran.exit_code == 0, ran.stderr
+        assert _stock_drawn(ran.stdout.splitlines()) == wanted

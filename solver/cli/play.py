@@ -79,11 +79,11 @@ def _lines(played: Any, show: bool) -> list[str]:
 
 
 def _drawn(setup: Any, position: Any, width: int) -> list[str]:
-    """The table as the player sees it (face-down cards counted, not shown), indented."""
-    from rulesets.concealed import write_concealed
-    from solver.cli.chances import _picture
+    """The table as the player sees it (face-down cards counted, not shown; the stock's known
+    cards drawn in order), indented."""
+    from rulesets.concealed import concealed_picture, write_concealed
 
-    picture = _picture(setup, position) if position.hidden else setup.legal.picture(position.state)
+    picture = concealed_picture(setup.legal, position)
     lines = [f"       {line}" for line in picture.text(frozenset(), width=width).splitlines()]
     return [*lines, f"       position: {write_concealed(setup.legal, position)}"]
 
