@@ -6,6 +6,7 @@ Every ruleset draws its states as a :class:`Picture`; the text the command line 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from typing import NamedTuple
 
@@ -15,11 +16,15 @@ from rulesets.cards import NAME
 class Place(NamedTuple):
     """One place on the table: its label as players name it (``3``, ``pile 2``, ``F1``,
     ``stock``), its face-up cards bottom first (the last is the top), and how many face-down
-    cards it holds (an undealt stock shows only its size)."""
+    cards it holds (an undealt stock shows only its size). A stock whose cards a player partly
+    knows (:func:`rulesets.concealed.concealed_picture`) lists them as they will be dealt: the
+    known next cards in ``cards``, next first, then the face-down ones counted, then ``last``,
+    the cards the rules fix at its end."""
 
     label: str
     cards: tuple[int, ...] = ()
     face_down: int = 0
+    last: tuple[int, ...] = ()
 
 
 class Picture(NamedTuple):
@@ -70,22 +75,26 @@ def _wrapped(text: str, indent: int, width: int | None) -> list[str]:
     first indented by ``indent`` (under its first card)."""
     if width is None or len(text) <= width:
         return [text]
-    lines, line = [], ""
-    for word in text.split(" "):
-        if line and len(line) + 1 + len(word) > width:
+    first, *words = _UNBROKEN.split(text)  # '' before an unmarked place's blank, kept
+    lines, line = [], first
+    for word in words:
+        if line.strip() and len(line) + 1 + len(word) > width:
             lines.append(line)
             line = " " * indent + word
         else:
-            line = f"{line} {word}" if line else word
+            line = f"{line} {word}"
     return [*lines, line]
+
+
+#: The spaces a fanned place's line may be broken at: not those of a face-down count ("[45 face down]").
+_UNBROKEN = re.compile(r" (?![^\[]*\])")
 
 
 def _place_text(place: Place, marked: Collection[str], fanned: bool, width: int = 0) -> str:
     flag = "*" if place.label in marked else " "
     shown = place.cards if fanned else place.cards[-1:]
-    cards = " ".join(NAME[code] for code in shown)
-    if place.face_down:
-        cards = (cards + " " if cards else "") + f"[{place.face_down} face down]"
+    down = [f"[{place.face_down} face down]"] if place.face_down else []
+    cards = " ".join([*(NAME[code] for code in shown), *down, *(NAME[code] for code in place.last)])
     return f"{flag}{place.label:>{width}}: {cards or '-'}"
 
 

@@ -313,9 +313,8 @@ def setup_of(game: str, variant: str | None = None, options: Mapping[str, Any] |
 def start_of(
     setup: Setup, seed: int | None = None, deal: str | Sequence[Card | str] | None = None, position: str | None = None
 ) -> tuple[Any, list[Card] | None]:
-    """The start state and its deal (None for a position), from exactly one of the three."""
-    if sum(value is not None for value in (seed, deal, position)) != 1:
-        raise OptionError("give exactly one of seed, deal or position")
+    """The start state and its deal (None for a position), from the one of the three given (as
+    :func:`_face_down_start` has checked, and found no braces)."""
     _check("seed", seed, (int, type(None)), "a whole number (PySolFC's deal number)")
     _check("deal", deal, (str, list, tuple, type(None)), "the cards as text, e.g. 'AS 7H ...', or a list of cards")
     _check("position", position, (str, type(None)), "a position as text, e.g. 'row: AS 7H 9D'")
@@ -351,8 +350,11 @@ def opening_of(
 def _face_down_start(
     setup: Setup, seed: int | None, deal: str | Sequence[Card | str] | None, position: str | None
 ) -> Concealed | None:
-    """The position given, where it has face-down cards; else None."""
-    if not isinstance(position, str) or seed is not None or deal is not None:
+    """The position given, where it has face-down cards; else None. None, or more than one, of
+    ``seed``, ``deal`` and ``position`` is refused here, braces or none: the one check of them."""
+    if sum(value is not None for value in (seed, deal, position)) != 1:
+        raise OptionError("give exactly one of seed, deal or position")
+    if not isinstance(position, str):
         return None
     from rulesets.concealed import is_face_down
 

@@ -10,8 +10,9 @@ from hypothesis import strategies as st
 
 from rulesets.concealed import presets_with_stock, read_concealed, write_concealed
 from solver.chance import conceal, unseen
+from solver.errors import UserError
 from solver.service.setup import Setup
-from tests.helpers import error_line
+from tests.helpers import PYSOL_DEAL_1, error_line
 from tests.helpers import run_cli as run
 
 #: Every preset whose game keeps a stock.
@@ -154,6 +155,51 @@ def test_a_face_down_stock_is_refused_where_every_card_must_be_known() -> None:
     assert "only 'solve --position', 'hint --position' and 'play --position' take" in line
 
 
+#: Each command taking --position, what else it needs, and the other places it takes a deal from.
+SOURCES_BESIDE = [
+    ("solve", ("--max-nodes", "1"), ("--seed", "--seeds", "--deal", "--file")),
+    ("hint", ("--max-nodes", "1"), ("--seed", "--deal")),
+    ("play", ("--player", "random"), ("--seed", "--deal")),
+    ("verify", ("--solution", "moves.txt"), ("--seed", "--deal", "--file")),
+]
+#: A value of each source (the files need not exist: the refusal comes before anything is read).
+SOURCE_VALUES = {"--seed": "3", "--seeds": "1-2", "--deal": PYSOL_DEAL_1, "--file": "deals.txt"}
+
+
+@pytest.mark.one_engine
+@pytest.mark.parametrize(
+    ("command", "extra", "source", "offered"),
+    [
+        (command, extra, source, ", ".join(sources) + " or --position")
+        for command, extra, sources in SOURCES_BESIDE
+        for source in sources
+    ],
+)
+def test_braces_beside_another_deal_are_refused_as_without_them(
+    command: str, extra: tuple[str, ...], source: str, offered: str
+) -> None:
+    """Braces or none, a position and a deal given together are refused, naming both (solve once
+    answered the braces and dropped the other silently)."""
+    for position in (PARLETT, PARLETT.replace("{", "").replace("}", "")):
+        line = error_line(run(command, "parlett", *extra, "--position", position, source, SOURCE_VALUES[source]))
+        assert line == f"patience: error: give exactly one of {offered} (got {source}, --position)"
+
+
+@pytest.mark.one_engine
+def test_the_api_refuses_braces_beside_another_deal_as_without_them() -> None:
+    import solver
+
+    braced = {"position": PARLETT, "seed": 3}
+    for call in (
+        lambda: solver.solve("parlett", **braced, max_nodes=1),
+        lambda: solver.solve("parlett", **braced, max_nodes=1, samples=5),
+        lambda: solver.hint("parlett", position=PARLETT, deal=PYSOL_DEAL_1, max_nodes=1),
+        lambda: solver.Game("parlett", **braced),
+    ):
+        with pytest.raises(UserError, match=r"^give exactly one of seed, deal or position$"):
+            call()
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
@@ -223,3 +269,41 @@ def test_every_preset_with_a_stock_answers_both_numbers_from_what_a_player_sees(
         assert record["clairvoyant_low"] <= record["clairvoyant_high"]
         assert record["chance"] is None or 0 <= record["chance"] <= record["clairvoyant_high"]
         assert "chance" in record and "clairvoyant" in record
+
+
+def _stock_drawn(lines: list[str]) -> str:
+    """The stock as a --show picture draws it (its lines joined, where it wraps), its label in
+    the column of the other places' (after the picture's indent of 7 and the column of a place's
+    ``*``)."""
+    at = next(number for number, line in enumerate(lines) if line.strip().startswith("stock:"))
+    assert lines[at].startswith(" " * 8 + "stock: "), lines[at]
+    drawn = [lines[at].strip()]
+    for line in lines[at + 1 :]:
+        if ":" in line or not line.startswith(" " * 8):
+            break
+        drawn.append(line.strip())
+    return " ".join(drawn)
+
+
+@pytest.mark.one_engine
+@pytest.mark.parametrize("variant", WITH_STOCK)
+@pytest.mark.parametrize("known", [0, 2, 20])
+def test_show_draws_the_stock_as_it_will_be_dealt(variant: str, known: int) -> None:
+    """``solve --show`` and ``play --show`` draw the stock as the position writes it: the known
+    next cards in order, the face-down ones counted, and a last card the rules fix (Nizhni
+    Novgorod's) after them (it was once drawn on top, and the known cards but the next one left
+    out); 20 known cards wrap under the first."""
+    setup = Setup.of(variant)
+    start = setup.legal.start(setup.deal(seed=1))
+    hidden = len(setup.legal.stock(start)) - known
+    written = write_concealed(setup.legal, conceal(setup.legal, start, hidden))
+    stock = next(part for part in written.split(" | ") if part.startswith("stock: "))
+    before, _, rest = stock.removeprefix("stock: ").partition("{")
+    after = rest.partition("}")[2].strip()
+    assert len(before.split()) == known and bool(after) == (variant == "nizhni-novgorod")
+    wanted = " ".join(part for part in ("stock:", before.strip(), f"[{hidden} face down]", after) if part)
+    solved = run("solve", variant, "--position", written, "--show", "--max-nodes", "1", "--samples", "1")
+    played = run("play", variant, "--position", written, "--show", "--player", "random")
+    for ran in (solved, played):
+        assert ran.exit_code == 0, ran.stderr
+        assert _stock_drawn(ran.stdout.splitlines()) == wanted

@@ -84,7 +84,11 @@ def judge_command(
     face_down = len(record["unseen"])
     lines = [setup.title(), f"position: {record['position']}"]
     if show:
-        lines += [f"       {line}" for line in _picture(setup, concealed).text(frozenset(), width=73).splitlines()]
+        from rulesets.concealed import concealed_picture
+        from solver.cli.solve import SHOW_WIDTH
+
+        picture = concealed_picture(setup.legal, concealed)
+        lines += [f"       {line}" for line in picture.text(frozenset(), width=SHOW_WIDTH).splitlines()]
     lines.append(f"face down: {face_down} card{'' if face_down == 1 else 's'}, in an order nobody knows")
     lines += worth_text(judged.worth)
     if judged.worth.chance is None:
@@ -98,24 +102,6 @@ def judge_command(
     lines.append(f"nodes: {judged.nodes}, {judged.seconds:.3f} CPU seconds for the exact chance")
     print_whole("\n".join(lines))
     return 0
-
-
-def _picture(setup: Any, concealed: Any) -> Any:
-    """The table as ``--show`` draws it, the stock's known next cards apart from its face-down
-    ones (the ruleset's own picture counts every stock card face down)."""
-    from rulesets.picture import Picture, Place
-
-    picture = setup.legal.picture(concealed.state)
-    stock = list(setup.legal.stock(concealed.state))
-    known = tuple(reversed(stock[: len(stock) - concealed.hidden]))  # the next card on top
-    fixed = tuple(concealed.state.stock[len(stock) :])  # a card the rules fix at the end, known
-
-    def redrawn(place: Place) -> Place:
-        if place.label != "stock":
-            return place
-        return Place("stock", known + fixed, concealed.hidden)
-
-    return Picture(tuple(tuple(map(redrawn, row)) for row in picture.rows), picture.fanned)
 
 
 def _short(worth: Any) -> str:

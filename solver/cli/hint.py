@@ -5,7 +5,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from solver.cli.chances import FACE_DOWN, check_face_down, is_face_down, judge_command
-from solver.cli.errors import UsageError, print_whole
+from solver.cli.errors import print_whole
 from solver.cli.options import DEAL, GAME, LIMITS, POSITION, PROGRESS, RULES, SEED, Command, switch
 
 if TYPE_CHECKING:
@@ -32,14 +32,13 @@ def hint_command(
     best first. The limits apply to each move's search; a move cut by one says unknown."""
     import json
 
-    from solver.cli.solve import Deals, searching
+    from solver.cli.solve import Deals, one_source, searching
     from solver.service.hinting import hints
     from solver.service.setup import Setup, limits
 
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
-    if sum(value is not None for value in (seed, deal, position)) != 1:
-        raise UsageError("give exactly one of --seed, --deal or --position")
+    one_source({"--seed": seed, "--deal": deal, "--position": position})
     check_face_down(position, samples, rng_seed)
     if is_face_down(position):
         assert position is not None

@@ -30,12 +30,11 @@ def play_command(
 
     from solver.cli.chances import is_face_down
     from solver.cli.errors import UsageError
-    from solver.cli.solve import Deals
+    from solver.cli.solve import Deals, one_source
     from solver.service.playing import dealt, make_player, placed, play
     from solver.service.setup import Setup
 
-    if sum(value is not None for value in (seed, deal, position)) != 1:
-        raise UsageError("give exactly one of --seed, --deal or --position")
+    one_source({"--seed": seed, "--deal": deal, "--position": position})
     setup = Setup.of(game, variant, option)
     if show and as_json:  # else --show would be silently ignored
         raise UsageError("--show draws the table after each move of the text output; --json prints a record: give one")
@@ -80,11 +79,11 @@ def _lines(played: Any, show: bool) -> list[str]:
 
 
 def _drawn(setup: Any, position: Any, width: int) -> list[str]:
-    """The table as the player sees it (face-down cards counted, not shown), indented."""
-    from rulesets.concealed import write_concealed
-    from solver.cli.chances import _picture
+    """The table as the player sees it (face-down cards counted, not shown; the stock's known
+    cards drawn in order), indented."""
+    from rulesets.concealed import concealed_picture, write_concealed
 
-    picture = _picture(setup, position) if position.hidden else setup.legal.picture(position.state)
+    picture = concealed_picture(setup.legal, position)
     lines = [f"       {line}" for line in picture.text(frozenset(), width=width).splitlines()]
     return [*lines, f"       position: {write_concealed(setup.legal, position)}"]
 

@@ -114,6 +114,7 @@ def solve_command(
     bounds = limits(max_nodes, max_seconds, max_memory)
     _check_outputs(show, as_json, html, file, deal)
     check_face_down(position, samples, rng_seed)
+    one_source({"--seed": seed, "--seeds": seeds, "--deal": deal, "--file": file, "--position": position})
     if is_face_down(position):
         assert position is not None
         refuse_lines({"--html": html, "--fewest-redeals": fewest_redeals, "--verdict-code": verdict_code})
@@ -223,6 +224,7 @@ def verify_command(
     if STDIN == solution and STDIN in (deal, file):
         raise UsageError("only one of --solution, --deal and --file can read standard input ('-')")
     setup = Setup.of(game, variant, option)
+    one_source({"--seed": seed, "--deal": deal, "--file": file, "--position": position})
     deals = Deals(setup, seed, deal, file, strict=True, position=position)
     written = read_solution(read_text(solution, "solution file"), setup, name_of(solution))
     opening = _verified_opening(deals, written.record)
@@ -262,7 +264,7 @@ def _verified_opening(deals: Deals, record: dict[str, Any] | None) -> Any:
         if record is None or "player" not in record:
             raise UsageError(
                 "verify takes a --position with braces only with the 'play --json' record of a game played "
-                "from it (its rng_seed drew the order of the face-down cards): give that record, or write "
+                "from it (its order_seed drew the order of the face-down cards): give that record, or write "
                 "every card of the stock, in order"
             )
         from solver.service.replaying import face_down_opening
@@ -287,9 +289,21 @@ class DealStart(NamedTuple):
     line: int | None = None
 
 
+def one_source(given: dict[str, object]) -> None:
+    """Refuse none, or more than one, of the places a command takes its deal or position from
+    (``given``: each such flag the command takes, and its value: None where not given), whatever
+    the position holds, before anything is read: the one check of them for every command."""
+    named = [flag for flag, value in given.items() if value is not None]
+    if len(named) != 1:
+        *others, last = given
+        got = f" (got {', '.join(named)})" if named else ""
+        raise UsageError(f"give exactly one of {', '.join(others)} or {last}{got}")
+
+
 class Deals:
-    """The deals named by exactly one of ``--seed``, ``--seeds``, ``--deal``, ``--file`` or
-    ``--position`` (``-`` reads standard input), each with its seed, read one at a time. A bad
+    """The deals named by the one of ``--seed``, ``--seeds``, ``--deal``, ``--file`` or
+    ``--position`` given (:func:`one_source` refuses none or several; ``-`` reads standard
+    input), each with its seed, read one at a time. A bad
     line of a deal file is named on stderr (and, ``as_json``, printed as a JSON record of its
     line and error, so that a pipeline reading the records sees it) and counted in
     :attr:`bad_lines`, and the lines after it are still read; or, if ``strict``, it is the error
@@ -306,12 +320,6 @@ class Deals:
         seeds: str | None = None,
         as_json: bool = False,
     ) -> None:
-        named = (("--seed", seed), ("--seeds", seeds), ("--deal", deal), ("--file", file), ("--position", position))
-        given = [name for name, value in named if value is not None]
-        if len(given) != 1:
-            got = f" (got {', '.join(given)})" if given else ""
-            offered = ", ".join(name for name, _ in named if name != "--seeds" or seeds is not None or not strict)
-            raise UsageError(f"give exactly one of {offered.replace(', --position', ' or --position')}{got}")
         self.setup, self.seed, self.deal, self.file, self.position = setup, seed, deal, file, position
         self.spans = None if seeds is None else _seed_spans(seeds)
         self.strict, self.as_json = strict, as_json
