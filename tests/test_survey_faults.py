@@ -534,6 +534,68 @@ def test_a_dead_worker_says_what_is_stored_and_exits_75(reference, tmp_path, mon
     assert_kept_then_completed(out, kept, reference[1])
 
 
+def _resource_tracker_of(pid: int) -> int:
+    """The pid of the resource tracker the process ``pid`` started (its child running
+    multiprocessing.resource_tracker)."""
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            parent = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+            command = (stat.parent / "cmdline").read_bytes()
+        except (OSError, IndexError, ValueError):  # a process gone meanwhile
+            continue
+        if parent == pid and b"multiprocessing.resource_tracker" in command:
+            return int(stat.parent.name)
+    raise AssertionError(f"process {pid} runs no resource tracker")
+
+
+def _wait_until_dead(pid: int, seconds: float = 60) -> None:
+    """Wait until the process ``pid`` is dead (a zombie its parent has not reaped yet, or gone)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX":
+                return
+        except OSError:
+            return
+        time.sleep(0.01)
+    raise AssertionError(f"process {pid} outlived its kill -9")
+
+
+@pytest.mark.one_engine
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the resource tracker in /proc")
+def test_a_killed_resource_tracker_is_one_line_and_loses_no_row(reference, tmp_path):
+    """Killed mid-run, multiprocessing's resource tracker printed 22 lines of warnings and
+    tracebacks as the pool ended. The deals come from a pipe, so the tracker is killed while the
+    run waits for the rest of them: whatever the machine's load, before the pool ends."""
+    deals = survey_deal_file(tmp_path / "deals.txt", range(1, 9)).read_text().splitlines(keepends=True)
+    out = tmp_path / "t.sqlite"
+    survey = subprocess.Popen(
+        [*patience_command(), *survey_args(out, Path("-"), "--jobs", "2")],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert survey.stdin is not None
+        survey.stdin.writelines(deals[:4])
+        survey.stdin.flush()
+        _wait_for_rows(out, survey)
+        tracker = _resource_tracker_of(survey.pid)
+        os.kill(tracker, signal.SIGKILL)
+        _wait_until_dead(tracker)
+        _, stderr = survey.communicate("".join(deals[4:]), timeout=60)
+    finally:
+        survey.kill()
+        survey.wait()
+    assert survey.returncode == 0, stderr
+    assert stderr.splitlines() == [
+        "patience: note: multiprocessing's resource tracker, a helper process of this run, died (killed?) "
+        "and was started again; no row was lost"
+    ]
+    assert survey_table(out) == reference[1][:8]
+
+
 # ----------------------------------------------------------------------------- a lost scheduler
 
 

@@ -128,6 +128,11 @@ def _deals(setup: Setup, spans: list[Span] | None, file: str | None) -> list[Spa
 def _ending(out: str, tally: Tally, player: str | None) -> int:
     """What the run did, printed, and the exit code: interrupted, or done."""
     _print_tally(out, tally, player)
+    if tally.tracker_restarted:
+        say(
+            "patience: note: multiprocessing's resource tracker, a helper process of this run, died "
+            "(killed?) and was started again; no row was lost"
+        )
     if tally.interrupted:
         say(
             f"patience: interrupted with {tally.skipped + tally.solved} of {tally.total} deals stored: "

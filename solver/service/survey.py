@@ -178,7 +178,7 @@ def _run_interruptibly(
                 if chunk:
                     arrived(work(spec, chunk))
         else:
-            run_pool(spec, work, chunker, workers, arrived)
+            tally.tracker_restarted = run_pool(spec, work, chunker, workers, arrived)
     except (KeyboardInterrupt, _Interrupted):
         tally.interrupted = True
     finally:

@@ -167,8 +167,9 @@ def _rows(spec: SurveySpec, deals: Iterable[tuple[list[Card], int | None, int | 
 
 @dataclass
 class Tally:
-    """What a survey run did: deals wanted, already stored (and their verdicts), solved now, and
-    the verdicts of the deals solved now."""
+    """What a survey run did: deals wanted, already stored (and their verdicts), solved now, the
+    verdicts of the deals solved now, and whether multiprocessing's resource tracker died (and
+    was started again) while the pool of workers ran."""
 
     total: int = 0
     skipped_results: dict[str, int] = field(default_factory=dict)
@@ -176,6 +177,7 @@ class Tally:
     wall_seconds: float = 0.0
     results: dict[str, int] = field(default_factory=dict)
     interrupted: bool = False
+    tracker_restarted: bool = False
 
     def note(self, batch: Batch) -> None:
         self.solved += len(batch.rows)

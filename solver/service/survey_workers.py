@@ -26,14 +26,19 @@ from solver.service.survey_feed import Chunker
 from solver.service.survey_work import Arrived, Batch, SurveySpec, Work
 
 
-def quiet_resource_tracker() -> None:
-    """Start multiprocessing's resource tracker with its stderr on /dev/null. After a ``kill -9``
-    of this process it still removes the pool's semaphores, but would otherwise tell the user's
-    terminal about "leaked semaphore objects" that are no fault of theirs."""
+def quiet_resource_tracker() -> bool:
+    """Start multiprocessing's resource tracker with its stderr on /dev/null (again, if it died:
+    killed, say); whether it had died. After a ``kill -9`` of this process it still removes the
+    pool's semaphores, but would otherwise tell the user's terminal about "leaked semaphore
+    objects" that are no fault of theirs; and one started again by Python itself would print a
+    traceback for each semaphore unregistered that it never saw registered."""
+    import warnings
     from multiprocessing import resource_tracker
 
-    with _quiet_stderr():
+    with warnings.catch_warnings(record=True) as caught, _quiet_stderr():
+        warnings.simplefilter("always")
         resource_tracker.ensure_running()
+    return any(str(warning.message).startswith("resource_tracker:") for warning in caught)
 
 
 @contextmanager
@@ -73,7 +78,9 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def run_pool(spec: SurveySpec, work: Work, chunker: Chunker, jobs: int, arrived: Arrived) -> None:
+def run_pool(spec: SurveySpec, work: Work, chunker: Chunker, jobs: int, arrived: Arrived) -> bool:
+    """Run the chunks on ``jobs`` spawned workers; whether multiprocessing's resource tracker
+    died meanwhile (it is started again, quietly: :func:`_shut_down`)."""
     import multiprocessing
 
     pool = ProcessPoolExecutor(
@@ -105,11 +112,22 @@ def run_pool(spec: SurveySpec, work: Work, chunker: Chunker, jobs: int, arrived:
     except BaseException as error:
         for process in list(getattr(pool, "_processes", {}).values()):  # stop deals in flight at once
             process.terminate()
-        pool.shutdown(wait=False, cancel_futures=True)
+        _shut_down(pool, wait=False)
         if isinstance(error, BrokenProcessPool):
             raise WorkerLost("a worker process died (killed, or out of memory?)") from None
         raise
-    pool.shutdown()
+    return _shut_down(pool, wait=True)
+
+
+def _shut_down(pool: ProcessPoolExecutor, wait: bool) -> bool:
+    """Shut the pool down (without waiting: its chunks in flight cancelled); whether the resource
+    tracker had died. Its queues' semaphores are unregistered from the tracker as the pool lets
+    them go: it is made sure to run first, quietly, and the shutdown runs with stderr on
+    /dev/null, so that a tracker dying even now is started again without a word."""
+    restarted = quiet_resource_tracker()
+    with _quiet_stderr():
+        pool.shutdown(wait=wait, cancel_futures=not wait)
+    return restarted
 
 
 def _take(finished: set[Future[Batch]], arrived: Arrived) -> None:
