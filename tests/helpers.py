@@ -444,3 +444,51 @@ class DaskCluster:
                 except Exception:  # noqa: BLE001 - one that will not end is killed
                     process.kill()
                     process.wait(timeout=10)
+
+
+#: Runs a command (its address space capped at argv[1] bytes where above 0, killed after argv[2]
+#: seconds) and prints its peak resident KiB and CPU seconds, then what it printed. The command
+#: is started from this small process, not from the test's: a child's peak counts from its
+#: parent's memory at the fork (Linux keeps the larger across the exec), which the test runner's
+#: would pass on.
+_MEASURED = (
+    "import json, resource, subprocess, sys\n"
+    "cap, limit = int(sys.argv[1]), float(sys.argv[2])\n"
+    "def capped():\n"
+    "    if cap:\n"
+    "        resource.setrlimit(resource.RLIMIT_AS, (cap, cap))\n"
+    "try:\n"
+    "    done = subprocess.run(sys.argv[3:], capture_output=True, text=True, preexec_fn=capped, timeout=limit)\n"
+    "    code, out, err = done.returncode, done.stdout, done.stderr\n"
+    "except subprocess.TimeoutExpired:\n"
+    "    code, out, err = -9, '', 'killed: over the time limit'\n"
+    "used = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "print(json.dumps([used.ru_maxrss, used.ru_utime + used.ru_stime, code, out, err]))\n"
+)
+
+
+@dataclass(frozen=True)
+class Measured:
+    """A command run on its own: its peak resident bytes, CPU seconds, exit code and output."""
+
+    peak: int
+    seconds: float
+    code: int
+    stdout: str
+    stderr: str
+
+
+def measured(args: Sequence[str], address_cap: int = 0, timeout: float = 120) -> Measured:
+    """``patience ARGS`` run from a small go-between process (see ``_MEASURED``), measured."""
+    import json
+    import subprocess
+    import sys
+
+    done = subprocess.run(
+        [sys.executable, "-c", _MEASURED, str(address_cap), str(timeout), *patience_command(), *args],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    peak, seconds, code, stdout, stderr = json.loads(done.stdout)
+    return Measured(peak * 1024, seconds, code, stdout, stderr)

@@ -4,15 +4,11 @@ sampled opening against the surveyed rate. Every test runs on both engines (the 
 decide full-information positions)."""
 
 import json
-import os
 import random
-import resource
-import subprocess
-import threading
 from typing import Any
 
 import pytest
-from helpers import patience_command
+from helpers import measured
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -173,24 +169,26 @@ def test_a_sample_as_large_as_asked_stops_at_max_seconds_in_little_memory(engine
     so the command answers in about twice the limit (the orders', then the exact search's), in
     the memory of a small run, from the orders it searched (its address space capped at 1 GiB:
     holding every order first ended in MemoryError)."""
-    command = [*patience_command(), "solve", "parlett", "--position", "row: 3D | stock: {51}", "--json"]
-    command += ["--samples", "100000000", "--max-seconds", "0.5"]
-
-    def capped() -> None:
-        resource.setrlimit(resource.RLIMIT_AS, (2**30, 2**30))
-
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=capped)
-    timer = threading.Timer(30, process.kill)  # a run that holds every order is stopped here
-    timer.start()
-    printed, said = process.stdout.read(), process.stderr.read()  # type: ignore[union-attr]
-    _, status, usage = os.wait4(process.pid, 0)  # this child's own CPU and peak memory
-    timer.cancel()
-    process.returncode = os.waitstatus_to_exitcode(status)
-    assert process.returncode == 0, said
-    record = json.loads(printed)
+    run = measured(
+        [
+            "solve",
+            "parlett",
+            "--position",
+            "row: 3D | stock: {51}",
+            "--json",
+            "--samples",
+            "100000000",
+            "--max-seconds",
+            "0.5",
+        ],
+        address_cap=2**30,
+        timeout=30,  # a run that holds every order is stopped here
+    )
+    assert run.code == 0, run.stderr
+    record = json.loads(run.stdout)
     assert record["orders_limit"] == "max_seconds" and 0 < record["orders"] < 100_000_000 and not record["exact"]
-    assert usage.ru_utime + usage.ru_stime < 2 * 0.5 + 2.0, usage  # the two limits, and the start
-    assert usage.ru_maxrss < 200 * 1024, usage  # KiB: a run of 1,000 orders peaks at about 50 MiB
+    assert run.seconds < 2 * 0.5 + 2.0, run  # the two limits, and the start
+    assert run.peak < 200 * 2**20, run  # a run of 1,000 orders peaks at about 50 MiB
 
 
 def test_a_limit_gives_no_chance_never_a_guess() -> None:

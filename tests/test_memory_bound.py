@@ -4,11 +4,9 @@ both engines, where the tables fill the bound (the exact chance's table with its
 searches; a hint's proofs with each move's search), and a search the bound stops says so."""
 
 import json
-import subprocess
-import sys
 from typing import Any
 
-from tests.helpers import patience_command
+from tests.helpers import measured
 
 MIB = 2**20
 #: What a process holds beside --max-memory (docs/compiled-core.md, "Memory"): the interpreter,
@@ -16,26 +14,11 @@ MIB = 2**20
 OVERHEAD = 24 * MIB
 
 
-#: Runs a command and prints its peak resident KiB, then what it printed. The command is started
-#: from this small process, not from the test's: a child's peak counts from its parent's memory
-#: at the fork (Linux keeps the larger across the exec), which the test runner's would pass.
-_MEASURED = (
-    "import resource, subprocess, sys\n"
-    "done = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, text=True)\n"
-    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
-    "print(done.stdout, end='')\n"
-    "sys.exit(done.returncode)\n"
-)
-
-
 def peak_of(*args: str) -> tuple[int, dict[str, Any]]:
     """The peak resident bytes of ``patience ARGS --json``, and its record."""
-    done = subprocess.run(
-        [sys.executable, "-c", _MEASURED, *patience_command(), *args, "--json"], capture_output=True, text=True
-    )
-    assert done.returncode == 0, done.stderr
-    peak, record = done.stdout.split("\n", 1)
-    return int(peak) * 1024, json.loads(record)
+    run = measured([*args, "--json"])
+    assert run.code == 0, run.stderr
+    return run.peak, json.loads(run.stdout)
 
 
 def test_the_exact_chance_and_its_searches_keep_to_the_bound() -> None:
