@@ -152,7 +152,7 @@ def test_each_mistake_is_one_line_and_exit_code_2(game: str, position: str, word
 
 def test_a_face_down_stock_is_refused_where_every_card_must_be_known() -> None:
     line = error_line(run("verify", "parlett", "--position", PARLETT, "--solution", "-", stdin="deal\n"))
-    assert "only 'solve --position', 'hint --position' and 'play --position' take" in line
+    assert "verify takes a --position with braces only with the 'play --json' record" in line
 
 
 #: Each command taking --position, what else it needs, and the other places it takes a deal from.
