@@ -23,8 +23,8 @@ from pathlib import Path
 from typing import NamedTuple
 
 from rulesets.concealed import presets_with_stock
-from solver.service.row_codec import VERDICTS
 from solver.service.stats import wilson
+from solver.surveys.row_codec import VERDICTS
 
 
 class Plan(NamedTuple):

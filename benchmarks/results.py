@@ -19,7 +19,7 @@ import time
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from solver.service.report import summarize
+from solver.surveys.report import summarize
 
 
 class Plan(NamedTuple):

@@ -23,7 +23,7 @@ from solver.service.deal_file import read_deal_file
 from solver.service.seeds import Span, count_seeds, parse_seeds
 from solver.service.setup import Setup, parse_size
 from solver.service.solving import solve
-from solver.service.survey import SurveySpec, run_survey
+from solver.surveys.running import SurveySpec, run_survey
 
 
 def cpu() -> float:

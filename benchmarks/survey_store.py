@@ -27,9 +27,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from solver.service.row_codec import STORED, Stored  # noqa: E402
-from solver.service.store import Store  # noqa: E402
-from solver.service.survey import SurveySpec  # noqa: E402
+from solver.surveys.row_codec import STORED, Stored  # noqa: E402
+from solver.surveys.running import SurveySpec  # noqa: E402
+from solver.surveys.store import Store  # noqa: E402
 
 BATCH = 100_000
 

@@ -5,7 +5,7 @@ interval (a 95% range when deals are unknown, as ``patience report`` gives it), 
 win (Sheinwold's five piles, for Accordion) where the game has one, CPU seconds per deal (mean,
 max), states per CPU second and the most states one deal took; with --fewest-redeals, how many
 wins have their fewest redeals proven and the range of those counts.
-Every line counted was replayed through the rules. Each preset is a survey (solver.service.survey)
+Every line counted was replayed through the rules. Each preset is a survey (solver.surveys.running)
 into a temporary file, so --jobs 2 gives the same figures as --jobs 1 under --max-nodes.
 
     python benchmarks/winrates.py baroness baroness-classic baroness-pysol thirteens --seeds 1-1000 --jobs 2
@@ -22,13 +22,13 @@ import time
 from pathlib import Path
 
 from solver.errors import UserError
-from solver.service.report import rate_text
-from solver.service.row_codec import Row
 from solver.service.seeds import parse_seeds
 from solver.service.setup import parse_size
 from solver.service.stats import rate_range
-from solver.service.store import Store
-from solver.service.survey import SurveySpec, run_survey
+from solver.surveys.report import rate_text
+from solver.surveys.row_codec import Row
+from solver.surveys.running import SurveySpec, run_survey
+from solver.surveys.store import Store
 
 
 def arguments(argv: list[str] | None) -> argparse.Namespace:

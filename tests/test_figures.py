@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from helpers import run_cli
 
-from solver.service.row_codec import Row, encode
-from solver.service.store import Store
-from solver.service.survey import SurveySpec
+from solver.surveys.row_codec import Row, encode
+from solver.surveys.running import SurveySpec
+from solver.surveys.store import Store
 
 pytest.importorskip("matplotlib", reason="the 'plot' extra is not installed")
 
@@ -39,9 +39,10 @@ def figures(tmp_path: Path) -> Path:
     return folder
 
 
+@pytest.mark.one_engine  # figures of stored rows: the engine only made them
 @pytest.mark.parametrize("highest", [12, 30, 52])
 def test_score_labels_never_run_together(tmp_path: Path, figures: Path, monkeypatch: pytest.MonkeyPatch, highest: int):
-    from solver.service import plots
+    from solver.surveys import plots
 
     drawn: list[Any] = []
     save = plots._save
@@ -96,11 +97,12 @@ def _preset_surveys(folder: Path) -> list[Path]:
     return paths
 
 
+@pytest.mark.one_engine  # figures of stored rows: the engine only made them
 def test_fifteen_presets_side_by_side_fit_a_page_with_every_label_apart(tmp_path, figures, monkeypatch):
     """The rates of all fifteen presets in one figure a page wide (8 inches), each preset's name
     and its rates written whole, none overlapping another or the figure's edge; the CPU figure
     gives each its own colour and line style."""
-    from solver.service import plots
+    from solver.surveys import plots
 
     drawn: dict[str, Any] = {}
     save = plots._save
@@ -137,7 +139,7 @@ def test_fifteen_presets_side_by_side_fit_a_page_with_every_label_apart(tmp_path
 
 
 def test_a_fewest_redeals_survey_draws_its_wins_by_their_redeals(tmp_path, figures, monkeypatch):
-    from solver.service import plots
+    from solver.surveys import plots
 
     drawn: list[Any] = []
     save = plots._save

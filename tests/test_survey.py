@@ -20,6 +20,7 @@ from helpers import (
     SURVEY_GAME,
     SURVEY_NODES,
     SURVEY_VARIANT,
+    interruptible,
     run_cli,
     survey_args,
     survey_table,
@@ -30,13 +31,12 @@ from rulesets.cards import format_cards
 from solver.engine import engine_for
 from solver.result import Limits
 from solver.service.errors import SurveyError
-from solver.service.file_safety import side_files
 from solver.service.seeds import MAX_SURVEY_SEED, parse_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
 from solver.service.stats import wilson
-from solver.service.store import Store
-from solver.service.survey import SurveySpec, run_survey
+from solver.surveys.running import SurveySpec, run_survey
+from solver.surveys.store import Store
 
 GAME, VARIANT, NODES = SURVEY_GAME, SURVEY_VARIANT, SURVEY_NODES
 SPEC = SurveySpec(GAME, VARIANT, (), NODES, None, 2 * 1024**3)  # as the command line builds it
@@ -127,27 +127,23 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+#: What the stopped runs survey: far more deals than they can solve before they are stopped,
+#: whatever the machine's load (a survey of SEEDS alone once ended first); their rows of SEEDS
+#: are then held to the reference.
+LONG = "1-100000"
+
+
 def _start_and_stop(out: Path, how: int) -> tuple[subprocess.Popen, int, list[int]]:
-    """Start the survey in a subprocess with two workers; send it ``how`` once some rows are stored.
-    On a loaded machine the run may end before the signal is sent: then it is run again, from a
-    fresh file, up to three times."""
-    for _ in range(3):
-        process, stored, workers = _start_and_stop_once(out, how)
-        if process.returncode != 0:
-            return process, stored, workers
-        for name in (out, *side_files(out)):
-            name.unlink(missing_ok=True)
-    raise AssertionError("the survey ended each time before it could be stopped")
-
-
-def _start_and_stop_once(out: Path, how: int) -> tuple[subprocess.Popen, int, list[int]]:
+    """Start the long survey in a subprocess with two workers; send it ``how`` once some rows are
+    stored."""
     env = {k: v for k, v in os.environ.items() if k != "CI"}
     process = subprocess.Popen(
-        [sys.executable, "-c", SCRIPT, *survey_args(out, SEEDS, "--jobs", "2")],
+        [sys.executable, "-c", SCRIPT, *survey_args(out, LONG, "--jobs", "2")],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         env=env,
         text=True,
+        preexec_fn=interruptible,
     )
     deadline = time.monotonic() + 60
     stored = 0
@@ -162,13 +158,15 @@ def _start_and_stop_once(out: Path, how: int) -> tuple[subprocess.Popen, int, li
                 break
         time.sleep(0.01)
     workers = _children(process.pid) if Path("/proc").is_dir() else []
-    if process.poll() is not None:  # it ended before the signal could stop it
-        process.wait(30)
-        return process, stored, workers
+    assert process.poll() is None and stored, f"the survey ended, or stored nothing in a minute: {process.returncode}"
     process.send_signal(how)
     process.wait(30)
-    assert 0 < stored < 150, "the run should have been stopped part way"
     return process, stored, workers
+
+
+def _of_seeds(rows: list[tuple]) -> list[tuple]:
+    """The rows of SEEDS among a long survey's."""
+    return [row for row in rows if row[0] <= 150]
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGKILL is POSIX")
@@ -191,12 +189,12 @@ def test_kill_9_mid_run_loses_nothing_after_a_rerun(reference, tmp_path):
         for pid in workers
         if Path(f"/proc/{pid}").exists() and Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     ]
-    kept = table(out)
+    kept = _of_seeds(table(out))
     assert kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}]
     rerun = run_cli(*survey_args(out, SEEDS, "--jobs", "2"))
     assert rerun.exit_code == 0, rerun.output
     assert f"{len(kept)} already there" in rerun.output
-    assert table(out) == reference[1]
+    assert _of_seeds(table(out)) == reference[1]
 
 
 def test_ctrl_c_stops_cleanly_and_says_how_to_resume(reference, tmp_path):
@@ -204,10 +202,11 @@ def test_ctrl_c_stops_cleanly_and_says_how_to_resume(reference, tmp_path):
     process, stored, _ = _start_and_stop(out, signal.SIGINT)
     assert process.returncode == 130
     assert "rerun the same command" in process.stderr.read()
-    kept = table(out)
-    assert len(kept) >= stored and kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}]
+    assert len(table(out)) >= stored
+    kept = _of_seeds(table(out))
+    assert kept == [row for row in reference[1] if row[0] in {r[0] for r in kept}]
     assert run_survey(SPEC, parse_seeds(SEEDS), out, jobs=1).skipped == len(kept)
-    assert table(out) == reference[1]
+    assert _of_seeds(table(out)) == reference[1]
 
 
 # ----------------------------------------------------------------------------- refusing to mix
@@ -321,6 +320,7 @@ def test_report_of_a_real_survey_and_its_exports(reference, tmp_path):
     }
 
 
+@pytest.mark.one_engine  # a figure of stored rows: the engine only made them
 def test_plot_draws_a_png(reference, tmp_path):
     pytest.importorskip("matplotlib")
     picture = tmp_path / "scores.png"
@@ -372,7 +372,7 @@ def test_fewest_redeals_surveys_store_the_redeals_and_are_kept_apart(tmp_path):
 def test_the_service_runs_without_the_command_line():
     code = (
         "import sys\n"
-        "import solver.service.report, solver.service.survey, solver.service.verification\n"
+        "import solver.surveys.report, solver.surveys.running, solver.service.verification\n"
         "assert not [m for m in sys.modules if m.startswith('solver.cli')], 'the service imported solver.cli'\n"
     )
     subprocess.run([sys.executable, "-c", code], check=True)

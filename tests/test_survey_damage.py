@@ -27,7 +27,7 @@ import solver
 from solver.errors import UserError
 from solver.service.deal_file import read_deal_file
 from solver.service.seeds import parse_seeds
-from solver.service.survey import SurveySpec, run_survey
+from solver.surveys.running import SurveySpec, run_survey
 
 
 class Survey(NamedTuple):
@@ -185,6 +185,7 @@ class _Oracle(NamedTuple):
         return found
 
 
+@pytest.mark.one_engine  # the store's check of rows against the rules: no search
 @pytest.mark.parametrize("survey", ["accordion", "amazons", "royal-marriage"])
 @given(data=st.data())
 def test_a_row_is_refused_exactly_when_no_play_produces_it(surveys, survey, data):

@@ -30,7 +30,7 @@ from solver.errors import UserError
 from solver.service.deal_file import read_deal_file
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
-from solver.service.survey import SurveySpec, Tally, run_survey
+from solver.surveys.running import SurveySpec, Tally, run_survey
 
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
 COUNT = 40
@@ -163,7 +163,7 @@ def test_a_changed_file_is_refused_naming_its_first_differing_line(copied, tmp_p
     def solve_nothing(*args):
         raise AssertionError("a deal was solved from a changed file")
 
-    monkeypatch.setattr("solver.service.survey.solve_lines", solve_nothing)
+    monkeypatch.setattr("solver.surveys.running.solve_lines", solve_nothing)
     message = error_line(run_cli(*survey_args(out, deals)))
     assert f"deals.txt line {line} {what}" in message and "give another --out" in message, message
     assert snapshot(tmp_path) == before

@@ -18,11 +18,11 @@ import solver
 from rulesets.cards import format_cards
 from solver.errors import ArgumentTypeError, OptionError
 from solver.service.playing import dealt, make_player, play
-from solver.service.report import summarize
-from solver.service.row_codec import STORED
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
-from solver.service.survey import SurveySpec, run_survey
+from solver.surveys.report import summarize
+from solver.surveys.row_codec import STORED
+from solver.surveys.running import SurveySpec, run_survey
 
 #: Cheap deals of both kinds: a random player wins some Royal Marriage and Amazons deals and
 #: loses others; the sampling player (five orders a move) loses Baroness deals and wins Amazons ones.
@@ -281,7 +281,7 @@ def test_the_figures_name_the_player(pair, tmp_path):
     """Drawn with their text kept as text, the figures' titles and legends name the player and
     say won or not won by it; beside a survey of solvability its label is its own."""
     matplotlib = pytest.importorskip("matplotlib")
-    from solver.service.plots import _label, plot_cpu, plot_scores
+    from solver.surveys.plots import _label, plot_cpu, plot_scores
 
     played, solvable = pair
     summaries = [summarize(solvable), summarize(played)]

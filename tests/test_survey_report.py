@@ -16,11 +16,11 @@ from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, error_line, run_c
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.service.report import summarize
-from solver.service.row_codec import Row, encode
 from solver.service.stats import nearest_rank, rate_range, wilson
-from solver.service.store import Store
-from solver.service.survey import Batch, SurveySpec, Tally
+from solver.surveys.report import summarize
+from solver.surveys.row_codec import Row, encode
+from solver.surveys.running import Batch, SurveySpec, Tally
+from solver.surveys.store import Store
 
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)
 
@@ -165,6 +165,7 @@ def _png_size(data: bytes) -> tuple[int, int]:
     return struct.unpack(">II", data[16:24])
 
 
+@pytest.mark.one_engine  # figures of stored rows: the engine only made them
 @needs_matplotlib
 @pytest.mark.parametrize("kind", ["png", "pdf", "svg"])
 def test_each_figure_is_written_in_the_format_its_name_asks_for(mixed, decided, tmp_path, kind):
@@ -362,7 +363,7 @@ def test_figures_name_the_options_and_tell_every_survey_apart():
     """A figure's labels and titles name the options set beyond a preset (a Baroness of seven
     piles is not the plain preset), and two surveys never share a label: by rules, then by file
     name, then by the whole path."""
-    from solver.service.plots import _label, _name
+    from solver.surveys.plots import _label, _name
 
     def summary(file: str, variant: str, **options: object) -> dict:
         preset = {"compulsory": True, "kings_first": False, "spaces": False, "beneath": False, "piles": 5}

@@ -24,13 +24,13 @@ import solver
 from rulesets.cards import format_cards
 from solver.errors import UserError
 from solver.result import Limits
-from solver.service.report import render, summarize
-from solver.service.row_codec import STORED
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
-from solver.service.store import Store, Stored
-from solver.service.survey import SurveySpec, run_survey
+from solver.surveys.report import render, summarize
+from solver.surveys.row_codec import STORED
+from solver.surveys.running import SurveySpec, run_survey
+from solver.surveys.store import Store, Stored
 
 DATA = Path(__file__).parent / "data"
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)
@@ -55,6 +55,7 @@ def made(path: Path, requested: list[tuple[int, int]], seeds: list[int], spec: S
 # ----------------------------------------------------------------------------- what a row holds
 
 
+@pytest.mark.one_engine  # the store's row format: no search
 def test_a_row_of_a_survey_of_seeds_takes_at_most_64_bytes(tmp_path):
     """Measured on 50,000 rows written in batches as a run writes them (benchmarks/survey_store.py
     measures a million and ten million: about 21 bytes)."""
@@ -176,6 +177,7 @@ def test_a_survey_stopped_early_and_resumed_on_more_seeds_says_what_is_left(tmp_
     assert summary["requested"]["deals"] == 23 and summary["requested"]["first_missing"] == [[26, 30]]
 
 
+@pytest.mark.one_engine  # the store's reading of seeds: no search
 @given(
     spans=st.lists(st.tuples(st.integers(1, 300), st.integers(0, 40)), min_size=1, max_size=5),
     stored=st.sets(st.integers(1, 400), max_size=200),
@@ -329,6 +331,7 @@ def test_fewest_redeals_of_a_game_without_redeals_is_refused_before_a_file_is_ma
     assert not out.exists()
 
 
+@pytest.mark.one_engine  # the store and the report: no search
 def test_no_report_or_export_holds_every_row(tmp_path, monkeypatch):
     """The report, every export and both figures of a survey of 3,000 deals, with the store
     refusing to give any of them every row at once: no query's answer longer than 1,000 rows,

@@ -13,7 +13,6 @@ import shutil
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -33,8 +32,8 @@ from helpers import (
 import solver
 from solver.errors import UserError
 from solver.service.seeds import parse_seeds
-from solver.service.store import Store
-from solver.service.survey import SurveySpec, run_survey
+from solver.surveys.running import SurveySpec, run_survey
+from solver.surveys.store import Store
 
 SEEDS, TOTAL = "1-30", 30
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
@@ -63,7 +62,7 @@ def _uncheckpointed(out: Path) -> tuple[Store, sqlite3.Connection]:
 
 def _store_rows(writer: Store, reference: Path) -> int:
     """The reference survey's rows stored by ``writer`` (committed, in its -wal only)."""
-    from solver.service.row_codec import STORED, Stored
+    from solver.surveys.row_codec import STORED, Stored
 
     with sqlite3.connect(f"file:{reference}?mode=ro", uri=True) as db:
         values = db.execute(f"SELECT seed, {', '.join(STORED)} FROM deals").fetchall()
@@ -180,16 +179,17 @@ def test_three_threads_surveying_one_new_file_get_one_survey_and_two_refusals(tm
     (they once shared one temporary file name and failed each in its own wrong way)."""
     import threading
 
-    from solver.service import survey as survey_module
-    from solver.service.errors import SurveyBusy
+    from solver.surveys import running as survey_module
+    from solver.surveys.errors import SurveyBusy
 
     solve_seeds = survey_module.solve_seeds
+    refused = threading.Event()
 
-    def slowly(spec, seeds):
-        time.sleep(0.02)
+    def once_the_others_are_refused(spec, seeds):
+        refused.wait(60)  # the first run holds its file until the two others have met it
         return solve_seeds(spec, seeds)
 
-    monkeypatch.setattr(survey_module, "solve_seeds", slowly)
+    monkeypatch.setattr(survey_module, "solve_seeds", once_the_others_are_refused)
     out, start, endings = tmp_path / "shared.sqlite", threading.Barrier(3), []
 
     def run() -> None:
@@ -199,6 +199,8 @@ def test_three_threads_surveying_one_new_file_get_one_survey_and_two_refusals(tm
             endings.append("done")
         except BaseException as error:  # noqa: BLE001 - what each thread met is the test
             endings.append(type(error).__name__ if isinstance(error, SurveyBusy) else repr(error))
+            if len(endings) == 2:
+                refused.set()
 
     threads = [threading.Thread(target=run) for _ in range(3)]
     for thread in threads:

@@ -19,7 +19,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # a solve's searching line must not load the survey machinery
-    from solver.service.survey import Tally
+    from solver.surveys import Tally
 
 #: The widest the bar's lines grow (a wider terminal leaves the rest blank).
 WIDTH = 80
@@ -76,7 +76,7 @@ class ProgressBar:
     shown (the deals already stored)."""
 
     def __init__(self, title: str) -> None:
-        from solver.service.survey import Tally
+        from solver.surveys import Tally
 
         self.title = title
         self.live: Any = None

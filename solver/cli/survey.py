@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from solver.service.deal_file import DealFile
     from solver.service.seeds import Span
     from solver.service.setup import Setup
-    from solver.service.survey import Tally
+    from solver.surveys import Tally
 
 
 def survey_command(
@@ -74,10 +74,9 @@ def survey_command(
     from pathlib import Path
 
     from solver.cli.progress import ProgressBar, show_progress
-    from solver.service.errors import RunLost
     from solver.service.seeds import parse_seeds
     from solver.service.setup import parse_size
-    from solver.service.survey import SurveySpec, run_survey
+    from solver.surveys import RunLost, SurveySpec, run_survey
 
     _check_survey_arguments(seeds, file, out, scheduler, jobs)
     spans = None if seeds is None else parse_seeds(seeds)
@@ -104,7 +103,7 @@ def survey_command(
 
 def _check_survey_arguments(seeds: str | None, file: str | None, out: str, scheduler: str | None, jobs: int) -> None:
     """Refuse arguments that cannot make a survey, before anything is read or made."""
-    from solver.service.survey import worker_count
+    from solver.surveys import worker_count
 
     if (seeds is None) == (file is None):
         raise UsageError("give exactly one of --seeds or --file" + (" (got both)" if seeds is not None else ""))
@@ -173,44 +172,40 @@ def report_command(
     The survey files are only read (read-only ones will do); each export is written whole or
     not at all, and never over a survey.
     """
-    from solver.service.comparison import render_table
-    from solver.service.exports import check_targets, write_csv, write_json, write_summary_csv
-    from solver.service.plots import DEFAULT_DPI, check_dpi, check_drawable, plot_format, plot_rates, plot_scores
-    from solver.service.plots import plot_cpu as plot_cpu_seconds
-    from solver.service.report import render, summarize
+    from solver import surveys
 
     figures = {"--plot": plot_file, "--plot-cpu": plot_cpu}
-    check_targets(files, {"--csv": as_csv, "--summary-csv": summary_csv, "--json": as_json, **figures})
-    formats = {plot_format(option, target) for option, target in figures.items() if target is not None}
+    surveys.check_targets(files, {"--csv": as_csv, "--summary-csv": summary_csv, "--json": as_json, **figures})
+    formats = {surveys.plot_format(option, target) for option, target in figures.items() if target is not None}
     if dpi is not None and "png" not in formats:  # else it would be silently ignored
         raise UsageError(f"--dpi {dpi} sets a PNG figure's resolution: give it with --plot or --plot-cpu FILE.png")
-    dpi = DEFAULT_DPI if dpi is None else dpi
-    check_dpi(dpi)
+    dpi = surveys.DEFAULT_DPI if dpi is None else dpi
+    surveys.check_dpi(dpi)
     if slowest is not None and len(files) > 1 and as_json is None:  # else it would be silently ignored
         raise UsageError(
             f"--slowest {slowest} lists one survey's slowest deals: give one survey file, or --json for each one's"
         )
-    summaries = [summarize(file, 10 if slowest is None else slowest) for file in files]
+    summaries = [surveys.summarize(file, 10 if slowest is None else slowest) for file in files]
     if plot_file is not None or plot_cpu is not None:
-        check_drawable(summaries)
+        surveys.check_drawable(summaries)
     if as_csv is not None:
         if len(files) == 1:
-            write_csv(files[0], as_csv)
+            surveys.write_csv(files[0], as_csv)
         else:  # like --json and --plot: of several surveys, the comparison
-            write_summary_csv(summaries, as_csv)
+            surveys.write_summary_csv(summaries, as_csv)
     if summary_csv is not None:
-        write_summary_csv(summaries, summary_csv)
+        surveys.write_summary_csv(summaries, summary_csv)
     if as_json is not None:
-        write_json(files, summaries, as_json)
+        surveys.write_json(files, summaries, as_json)
     if plot_file is not None:
         if len(files) == 1:
-            plot_scores(summaries[0], plot_file, dpi)
+            surveys.plot_scores(summaries[0], plot_file, dpi)
         else:
-            plot_rates(summaries, plot_file, dpi)
+            surveys.plot_rates(summaries, plot_file, dpi)
     if plot_cpu is not None:
-        plot_cpu_seconds(files, summaries, plot_cpu, dpi)
+        surveys.plot_cpu(files, summaries, plot_cpu, dpi)
     if "-" not in (as_csv, summary_csv, as_json, plot_file, plot_cpu):
-        print_whole(render(summaries[0]) if len(files) == 1 else render_table(summaries))
+        print_whole(surveys.render(summaries[0]) if len(files) == 1 else surveys.render_table(summaries))
 
 
 COMMANDS = (

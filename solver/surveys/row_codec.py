@@ -247,7 +247,7 @@ def text_of(column: str, codes: Sequence[str | None], quoted: bool = False) -> s
     return f"CASE {column} {cases} END"
 
 
-#: SQL of each exported field of a row, in order after its key (see :mod:`solver.service.exports`).
+#: SQL of each exported field of a row, in order after its key (see :mod:`solver.surveys.exports`).
 EXPORTED = {
     "result": text_of("verdict", VERDICTS),
     "score": "score",

@@ -21,9 +21,9 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
-from solver.service.errors import SchedulerLost, WorkerLost
-from solver.service.survey_feed import Chunker
-from solver.service.survey_work import Arrived, Batch, SurveySpec, Work
+from solver.surveys.errors import SchedulerLost, WorkerLost
+from solver.surveys.feed import Chunker
+from solver.surveys.work import Arrived, Batch, SurveySpec, Work
 
 
 def quiet_resource_tracker() -> bool:

@@ -18,30 +18,10 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from solver.errors import SYSTEM_REFUSALS
-from solver.service.errors import StoreFault, SurveyBusy, SurveyError
+from solver.service.output import status
+from solver.surveys.errors import StoreFault, SurveyBusy, SurveyError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
-
-
-def status(path: Path, given_to: str = "") -> os.stat_result | None:
-    """The status of the file ``path`` names, None if there is none; a name the system cannot
-    look up (too long, a NUL in it, a directory that may not be searched) is refused, naming the
-    option it was ``given_to`` if any."""
-    try:
-        return path.stat()
-    except (FileNotFoundError, NotADirectoryError):
-        return None
-    except (OSError, ValueError) as error:
-        name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
-        fix = SYSTEM_REFUSALS.get(error.errno or 0, "give another name") if isinstance(error, OSError) else _NUL_FIX
-        given = given_to + " " if given_to else ""
-        reason = getattr(error, "strerror", None) or error
-        raise SurveyError(f"{given}{name!r}: cannot look this file name up ({reason}); {fix}") from None
-
-
-#: A name with a NUL character in it (a ValueError, not the system's refusal).
-_NUL_FIX = "give a name without a NUL character"
 
 
 def side_files(path: Path) -> tuple[Path, ...]:
@@ -54,7 +34,7 @@ def side_files(path: Path) -> tuple[Path, ...]:
 
 def real_path(path: Path) -> Path:
     """The file ``path`` names, every symbolic link followed (a dangling link: the file it would
-    make); the name itself if the system cannot look it up (:func:`status` then says why)."""
+    make); the name itself if the system cannot look it up (:func:`~solver.service.output.status` then says why)."""
     try:
         return Path(os.path.realpath(path))
     except (OSError, ValueError):

@@ -12,12 +12,12 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from rulesets.family import spell
-from solver.service.errors import SurveyError
-from solver.service.row_codec import VERDICTS as STORED_VERDICTS
-from solver.service.row_codec import is_played
 from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import nearest_rank, rate_range, wilson
-from solver.service.store import Store
+from solver.surveys.errors import SurveyError
+from solver.surveys.row_codec import VERDICTS as STORED_VERDICTS
+from solver.surveys.row_codec import is_played
+from solver.surveys.store import Store
 
 #: The verdicts, in the order reports list them (a stored row's code is the index).
 VERDICTS = STORED_VERDICTS

@@ -3,7 +3,7 @@ shares (game, variant, options, limits, solver version), stored once; the ``deal
 compact row per deal, keyed by its seed, or, in a survey of a file of deals, by its line in the
 file, holding only what varies from deal to deal (verdict, score, limit, nodes, CPU time, peak
 table bytes, redeals and the engine, each a small integer; in a survey of a player, the moves it
-made besides, and no search's counts: see :mod:`~solver.service.row_codec`). A seed's deal is not stored: the seed
+made besides, and no search's counts: see :mod:`~solver.surveys.row_codec`). A seed's deal is not stored: the seed
 gives it. A survey of a file keeps each line's deal once, in the ``lines`` table (so that a resumed
 run on a changed file is refused naming the first line that differs). A survey of seeds keeps the
 seed ranges it was asked for in ``requested``, so that a report says what is still missing.
@@ -12,7 +12,7 @@ Rows are committed as they arrive (WAL journal, synchronous commits), so an inte
 Ctrl-C, ``kill -9``, a power cut, a full disk -- loses at most the deals being solved at that
 moment. A run whose settings differ from the file's is refused rather than mixed in, and a file
 that is refused is left exactly as it was. One run writes a file at a time (see
-:func:`~solver.service.file_safety.lock`);
+:func:`~solver.surveys.file_safety.lock`);
 reports read it meanwhile.
 """
 
@@ -28,11 +28,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
-from solver.service import damage
-from solver.service.coverage import coverage, request
 from solver.service.deal_file import DealFile
-from solver.service.errors import StoreFault, SurveyError
-from solver.service.file_safety import (
+from solver.service.output import status
+from solver.service.seeds import Span
+from solver.surveys import damage
+from solver.surveys.coverage import coverage, request
+from solver.surveys.errors import StoreFault, SurveyError
+from solver.surveys.file_safety import (
     at_rest,
     check_room,
     fault,
@@ -42,12 +44,11 @@ from solver.service.file_safety import (
     refuse_links,
     refuse_read_only,
     remove_abandoned,
-    status,
     survey_header,
     unlock,
 )
-from solver.service.resume import refuse_other_deals, refuse_other_run
-from solver.service.row_codec import (
+from solver.surveys.resume import refuse_other_deals, refuse_other_run
+from solver.surveys.row_codec import (
     KEYS,
     PLAYER_SETTINGS,
     SCHEMA_VERSION,
@@ -62,7 +63,6 @@ from solver.service.row_codec import (
     schema,
     settings_digest,
 )
-from solver.service.seeds import Span
 
 
 class Store:
@@ -178,7 +178,7 @@ class Store:
 
     def _create(self, identity: dict[str, str], deals: DealFile | None, requested: Sequence[Span]) -> None:
         """Make a new survey file whole under a temporary name, then link it into place (see
-        :func:`~solver.service.file_safety.make_whole`): a run killed while it makes the file leaves
+        :func:`~solver.surveys.file_safety.make_whole`): a run killed while it makes the file leaves
         no half-made survey file that a rerun would refuse. If another run made the file meanwhile,
         that file stands, and the checks that follow hold this run to it."""
 
@@ -306,7 +306,7 @@ class Store:
 
     def coverage(self, first: int = 10) -> dict[str, Any]:
         """What the survey was asked for and what of it is stored (see
-        :func:`~solver.service.coverage.coverage`); ``open``: a stream cut short, more may come."""
+        :func:`~solver.surveys.coverage.coverage`); ``open``: a stream cut short, more may come."""
         with self._faults("read"):
             found = coverage(self.db, self.key, self.requested(), first)
         return {**found, "open": self.lines_open}

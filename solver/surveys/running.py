@@ -24,12 +24,12 @@ from pathlib import Path
 from typing import Any
 
 from solver.service.deal_file import DealFile
-from solver.service.errors import RunLost, StoreFault, SurveyError
 from solver.service.seeds import MAX_SURVEY_SEED, Span, count_seeds
-from solver.service.store import Store
-from solver.service.survey_feed import Chunker, Stream
-from solver.service.survey_work import Arrived, Batch, SurveySpec, Tally, Work, solve_lines, solve_seeds
-from solver.service.survey_workers import quiet_resource_tracker, run_dask, run_pool
+from solver.surveys.errors import RunLost, StoreFault, SurveyError
+from solver.surveys.feed import Chunker, Stream
+from solver.surveys.store import Store
+from solver.surveys.work import Arrived, Batch, SurveySpec, Tally, Work, solve_lines, solve_seeds
+from solver.surveys.workers import quiet_resource_tracker, run_dask, run_pool
 
 #: How long to keep trying to reach a scheduler.
 DASK_CONNECT_TIMEOUT = "30s"

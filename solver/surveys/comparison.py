@@ -8,7 +8,7 @@ import json
 from typing import Any
 
 from rulesets.family import OptionError, spell
-from solver.service.report import family_of, percent, player_of
+from solver.surveys.report import family_of, percent, player_of
 
 #: The summary CSV's columns, one row per survey.
 COLUMNS = (
@@ -148,7 +148,7 @@ def render_table(summaries: list[dict[str, Any]]) -> str:
 
 def limits_text(limits: dict[str, Any]) -> str:
     """A survey's limits per deal as the report names them (``max_nodes=1000000``), or ``none``."""
-    from solver.service.report import size
+    from solver.surveys.report import size
 
     return " ".join(f"{k}={size(v) if k == 'max_memory' else v}" for k, v in limits.items() if v is not None) or "none"
 

@@ -11,9 +11,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from solver.service.deal_file import DealFile
-from solver.service.resume import changed_file
-from solver.service.store import Store
-from solver.service.survey_work import Batch, Tally
+from solver.surveys.resume import changed_file
+from solver.surveys.store import Store
+from solver.surveys.work import Batch, Tally
 
 
 class Stream:

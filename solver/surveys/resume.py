@@ -12,8 +12,8 @@ import sqlite3
 from pathlib import Path
 
 from solver.service.deal_file import DealFile
-from solver.service.errors import SurveyError
-from solver.service.row_codec import BOOKKEEPING, is_played
+from solver.surveys.errors import SurveyError
+from solver.surveys.row_codec import BOOKKEEPING, is_played
 
 
 def refuse_other_run(path: Path, identity: dict[str, str], meta: dict[str, str]) -> None:
@@ -71,7 +71,7 @@ def _drawn(settings: dict[str, str]) -> str:
 def refuse_other_deals(path: Path, db: sqlite3.Connection, deals: DealFile) -> None:
     """Refuse a file of deals that is not the one the survey ``path`` (open as ``db``) began on (the same deal on each
     line), naming its first line that differs. Of a stream only the deals read so far are
-    compared (the rest are as they come: see :meth:`~solver.service.store.Store.surveyed_lines`); a survey whose stream
+    compared (the rest are as they come: see :meth:`~solver.surveys.store.Store.surveyed_lines`); a survey whose stream
     was cut short (its lines ``open``) takes any more deals after the ones it holds."""
     cut_short = db.execute("SELECT 1 FROM survey WHERE key = 'lines' AND value = 'open'").fetchone() is not None
     surveyed = db.execute("SELECT line, deal FROM lines ORDER BY line")

@@ -15,9 +15,10 @@ from typing import Any
 
 from rulesets.family import Family, OptionError
 from solver.draws import SCHEME
-from solver.service.errors import StoreFault, SurveyError
-from solver.service.file_safety import damaged, file_state
-from solver.service.row_codec import (
+from solver.service.setup import MIN_MEMORY as _MIN_MEMORY
+from solver.surveys.errors import StoreFault, SurveyError
+from solver.surveys.file_safety import damaged, file_state
+from solver.surveys.row_codec import (
     ENGINES,
     KEYS,
     LIMITS,
@@ -32,7 +33,6 @@ from solver.service.row_codec import (
     settings_digest,
     solver_version,
 )
-from solver.service.setup import MIN_MEMORY as _MIN_MEMORY
 
 #: The survey files this process found whole, each with its state then (see :func:`file_state`):
 #: a report opens its survey once for its text and again for each export, so a file unchanged
@@ -115,7 +115,7 @@ _JSON_SETTINGS: dict[str, tuple[type, ...]] = {
     **dict.fromkeys(("max_nodes", "max_seconds", "max_memory"), _LIMIT),
 }
 #: The settings a survey keeps: each run's, and its own bookkeeping (see
-#: :data:`~solver.service.row_codec.BOOKKEEPING`) with the few that only some keep, each with the
+#: :data:`~solver.surveys.row_codec.BOOKKEEPING`) with the few that only some keep, each with the
 #: values it may hold (a survey of a player's, checked apart: see :func:`_bad_player`).
 _SETTINGS = (
     "schema",

@@ -19,9 +19,9 @@ from solver.draws import SCHEME
 from solver.players import Player
 from solver.result import Limits
 from solver.service.playing import dealt, make_player, play
-from solver.service.row_codec import VERDICTS, Stored, played_row, solver_version, stored_row
 from solver.service.setup import Setup
 from solver.service.solving import solve
+from solver.surveys.row_codec import VERDICTS, Stored, played_row, solver_version, stored_row
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from solver.service import comparison
-from solver.service.file_safety import real_path, side_files
 from solver.service.output import check_writable, replacing
-from solver.service.row_codec import ENGINES, EXPORTED, LIMITS, PLAYED_ONLY, SEARCHED_ONLY, VERDICTS, text_of
-from solver.service.store import Store
+from solver.surveys import comparison
+from solver.surveys.file_safety import real_path, side_files
+from solver.surveys.row_codec import ENGINES, EXPORTED, LIMITS, PLAYED_ONLY, SEARCHED_ONLY, VERDICTS, text_of
+from solver.surveys.store import Store
 
 #: The exported columns that stand for a code's text: their name, column and codes.
 _CODED = (("result", "verdict", VERDICTS), ("limit_hit", "limit_hit", LIMITS), ("engine", "engine", ENGINES))

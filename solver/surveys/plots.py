@@ -4,15 +4,15 @@ and the win rates of several surveys side by side. Every rate is drawn as its 95
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from solver.service.comparison import beyond_preset
-from solver.service.errors import SurveyError
 from solver.service.output import replacing
-from solver.service.report import VERDICTS, percent, player_of, verdict_words, win_rate_text
-from solver.service.store import Store
+from solver.surveys.comparison import beyond_preset
+from solver.surveys.errors import SurveyError
+from solver.surveys.report import VERDICTS, percent, player_of, verdict_words, win_rate_text
+from solver.surveys.store import Store
 
 #: The formats a figure is written in, by the file's extension; ``-`` (standard output) is PNG.
 FORMATS = {".png": "png", ".pdf": "pdf", ".svg": "svg"}
@@ -21,7 +21,7 @@ DPI_RANGE = (20, 1200)
 #: The resolution of a PNG figure when --dpi is not given.
 DEFAULT_DPI = 200
 #: The colours of the verdicts, and how each is named in a legend (of a survey of a player: see
-#: :func:`~solver.service.report.verdict_words`).
+#: :func:`~solver.surveys.report.verdict_words`).
 _COLOURS = {"won": "#3a7d44", "lost": "#4b6c9c", "unknown": "#e0a030"}
 _LEGEND = {"won": "won", "lost": "lost (proven minimum)", "unknown": "unknown (best found, not proven)"}
 
@@ -113,39 +113,12 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
     else:
         figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
     try:
-        bottom = [0] * len(keys)
-        for verdict in VERDICTS:
-            heights = [by_score[key][verdict] if key in by_score else 0 for key in keys]
-            if any(heights):
-                axes.bar(
-                    range(len(keys)),
-                    heights,
-                    bottom=bottom,
-                    color=_COLOURS[verdict],
-                    label=_legend(survey)[verdict],
-                    hatch="//" if verdict == "unknown" else None,
-                    edgecolor="white",
-                    linewidth=0.5,
-                )
-                bottom = [b + h for b, h in zip(bottom, heights)]
+        _stacked_bars(axes, keys, by_score, _legend(survey))
         axes.set_xticks(range(len(keys)), labels)
         axes.set_xlabel(survey["score_label"])
         axes.set_ylabel("deals")
         axes.yaxis.set_major_locator(MaxNLocator(integer=True))  # deals are counted whole
-        words = verdict_words(survey)
-        shown = VERDICTS if survey["player"] is None else ("won", "lost")  # a player's game is never unknown
-        notes = [
-            ", ".join(f"{words[verdict]} {summary[verdict]}" for verdict in shown),
-            f"win rate {percent(summary['win_rate_low'])} to {percent(summary['win_rate_high'])} (95%)",
-        ]
-        if threshold is not None and threshold["at_most"] in ticks:
-            mark = ticks.index(threshold["at_most"]) + 0.5
-            name = f"{threshold['name'].capitalize()} win: {threshold['at_most']} {survey['score_label']} or fewer"
-            axes.axvline(mark, color="#a03030", linestyle="--", linewidth=1, label=name)
-            notes.append(
-                f"{threshold['name'].capitalize()} win rate {percent(threshold['rate_low'])} "
-                f"to {percent(threshold['rate_high'])} (95%)"
-            )
+        notes = _notes(axes, summary, ticks)
         # Beside the axes, not on them: "best" still covered a bar when every place held one.
         beside = {"loc": "upper left", "bbox_to_anchor": (1.01, 1)}
         axes.legend(**beside, fontsize=8, title="\n".join(notes), title_fontsize=8, alignment="left")
@@ -153,6 +126,47 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
         _save(figure, "--plot", target, dpi)
     finally:
         plt.close(figure)
+
+
+def _stacked_bars(axes: Any, keys: list[int | None], by_score: dict[int | None, Any], legend: dict[str, str]) -> None:
+    """A bar for each score of ``keys``, its deals stacked by verdict (unknown hatched)."""
+    bottom = [0] * len(keys)
+    for verdict in VERDICTS:
+        heights = [by_score[key][verdict] if key in by_score else 0 for key in keys]
+        if any(heights):
+            axes.bar(
+                range(len(keys)),
+                heights,
+                bottom=bottom,
+                color=_COLOURS[verdict],
+                label=legend[verdict],
+                hatch="//" if verdict == "unknown" else None,
+                edgecolor="white",
+                linewidth=0.5,
+            )
+            bottom = [b + h for b, h in zip(bottom, heights)]
+
+
+def _notes(axes: Any, summary: dict[str, Any], ticks: list[int]) -> list[str]:
+    """The lines of the score figure's legend title: the deals by verdict and the win rate's range;
+    and, where the game names a threshold win, its mark on the axes (between the scores ``ticks``)
+    and its rate."""
+    survey, threshold = summary["survey"], summary.get("threshold")
+    words = verdict_words(survey)
+    shown = VERDICTS if survey["player"] is None else ("won", "lost")  # a player's game is never unknown
+    notes = [
+        ", ".join(f"{words[verdict]} {summary[verdict]}" for verdict in shown),
+        f"win rate {percent(summary['win_rate_low'])} to {percent(summary['win_rate_high'])} (95%)",
+    ]
+    if threshold is not None and threshold["at_most"] in ticks:
+        mark = ticks.index(threshold["at_most"]) + 0.5
+        name = f"{threshold['name'].capitalize()} win: {threshold['at_most']} {survey['score_label']} or fewer"
+        axes.axvline(mark, color="#a03030", linestyle="--", linewidth=1, label=name)
+        notes.append(
+            f"{threshold['name'].capitalize()} win rate {percent(threshold['rate_low'])} "
+            f"to {percent(threshold['rate_high'])} (95%)"
+        )
+    return notes
 
 
 def _redeal_bars(axes: Any, redeals: dict[str, Any]) -> None:
@@ -207,51 +221,79 @@ def plot_cpu(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target:
     figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
     try:
         if len(paths) == 1:
-            present = [verdict for verdict in VERDICTS if counts[0].get(verdict)]
-            summary = summaries[0]
-            words = verdict_words(summary["survey"])
-            axes.hist(
-                [middles] * len(present),
-                bins=edges,
-                weights=[weights(counts[0][verdict]) for verdict in present],
-                stacked=True,
-                color=[_COLOURS[verdict] for verdict in present],
-                label=[words[verdict] for verdict in present],
-            )
-            if summary["deals"]:
-                p99, most = summary["p99_seconds"], summary["max_seconds"]
-                # Under 100 deals the 99th percentile is the slowest deal: one line, named for both.
-                marks = [("p99 and max", most, "--")] if p99 == most else [("p99", p99, ":"), ("max", most, "--")]
-                for name, value, style in marks:
-                    axes.axvline(max(value, _SHORTEST), color="#444444", linestyle=style, linewidth=1, label=name)
-            axes.set_title(f"{_name(summary['survey'])}: CPU seconds per deal ({summary['deals']} deals)", fontsize=10)
-            axes.legend(fontsize=8)
+            _cpu_by_verdict(axes, counts[0], summaries[0], middles, edges, weights)
         else:
-            for place, (summary, survey) in enumerate(zip(summaries, counts)):
-                total: dict[int, int] = {}
-                for bins in survey.values():
-                    for step, count in bins.items():
-                        total[step] = total.get(step, 0) + count
-                colour, style = _distinct(place, len(summaries))
-                axes.hist(
-                    middles,
-                    bins=edges,
-                    weights=weights(total),
-                    histtype="step",
-                    color=colour,
-                    linestyle=style,
-                    linewidth=1.2,
-                    label=_label(summary, summaries),
-                )
-            axes.set_title(f"CPU seconds per deal, {len(paths)} surveys", fontsize=10)
-            # Beside the axes: fifteen surveys' names covered the outlines.
-            axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
+            _cpu_outlines(axes, counts, summaries, middles, edges, weights)
         axes.set_xscale("log")
         axes.set_xlabel("CPU seconds per deal (log scale)")
         axes.set_ylabel("deals")
         _save(figure, "--plot-cpu", target, dpi)
     finally:
         plt.close(figure)
+
+
+#: How many deals fall in each bin of a survey's counts (a function of its bins).
+_Weights = Callable[[dict[int, int]], list[int]]
+
+
+def _cpu_by_verdict(
+    axes: Any,
+    counts: dict[str, dict[int, int]],
+    summary: dict[str, Any],
+    middles: list[float],
+    edges: list[float],
+    weights: _Weights,
+) -> None:
+    """One survey's CPU seconds per deal, its deals stacked by verdict, with its 99th percentile
+    and its slowest deal marked."""
+    present = [verdict for verdict in VERDICTS if counts.get(verdict)]
+    words = verdict_words(summary["survey"])
+    axes.hist(
+        [middles] * len(present),
+        bins=edges,
+        weights=[weights(counts[verdict]) for verdict in present],
+        stacked=True,
+        color=[_COLOURS[verdict] for verdict in present],
+        label=[words[verdict] for verdict in present],
+    )
+    if summary["deals"]:
+        p99, most = summary["p99_seconds"], summary["max_seconds"]
+        # Under 100 deals the 99th percentile is the slowest deal: one line, named for both.
+        marks = [("p99 and max", most, "--")] if p99 == most else [("p99", p99, ":"), ("max", most, "--")]
+        for name, value, style in marks:
+            axes.axvline(max(value, _SHORTEST), color="#444444", linestyle=style, linewidth=1, label=name)
+    axes.set_title(f"{_name(summary['survey'])}: CPU seconds per deal ({summary['deals']} deals)", fontsize=10)
+    axes.legend(fontsize=8)
+
+
+def _cpu_outlines(
+    axes: Any,
+    counts: Sequence[dict[str, dict[int, int]]],
+    summaries: Sequence[dict[str, Any]],
+    middles: list[float],
+    edges: list[float],
+    weights: _Weights,
+) -> None:
+    """Several surveys' CPU seconds per deal, each survey's deals as one outline of its own."""
+    for place, (summary, survey) in enumerate(zip(summaries, counts)):
+        total: dict[int, int] = {}
+        for bins in survey.values():
+            for step, count in bins.items():
+                total[step] = total.get(step, 0) + count
+        colour, style = _distinct(place, len(summaries))
+        axes.hist(
+            middles,
+            bins=edges,
+            weights=weights(total),
+            histtype="step",
+            color=colour,
+            linestyle=style,
+            linewidth=1.2,
+            label=_label(summary, summaries),
+        )
+    axes.set_title(f"CPU seconds per deal, {len(summaries)} surveys", fontsize=10)
+    # Beside the axes: fifteen surveys' names covered the outlines.
+    axes.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1))
 
 
 #: Bins of the CPU figure a factor of ten; the seconds are stored in microseconds.
