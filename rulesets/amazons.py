@@ -26,22 +26,19 @@ import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
+from rulesets.amazons_position import check_deck, check_foundation, check_places_fill_left_to_right, read_row
 from rulesets.amazons_redeals import RedealBound
 from rulesets.cards import NAME, RANK, SUIT, Card, CardError
 from rulesets.deals import STRIPPED_RANKS
 from rulesets.family import Family, Option, Variant
 from rulesets.moves import DEAL, REDEAL, StockMove
 from rulesets.notation import (
-    EMPTY,
     MoveError,
-    PositionError,
     cannot_read,
-    check_distinct,
     describe_deal,
     quoted_move,
     read_card,
     read_card_list,
-    read_piles,
     read_sections,
     write_card_list,
     write_piles,
@@ -440,56 +437,17 @@ class Amazons(StockInField):
         )
 
     def read_position(self, text: str) -> AmazonsState:
+        """A position as :meth:`write_position` writes it, checked (:mod:`rulesets.amazons_position`)."""
         sections = read_sections(text, "Amazons", ("foundations", "depots", "stock"))
-        foundations = self._read_row(sections["foundations"], "foundations", "foundation places")
-        depots = self._read_row(sections["depots"], "depots", "depots")
+        foundations = read_row(sections["foundations"], "foundations", "foundation places", self.piles)
+        depots = read_row(sections["depots"], "depots", "depots", self.piles)
         stock = tuple(read_card_list(sections["stock"], "stock"))
-        self._check_deck([*stock, *(card for pile in depots + foundations for card in pile)])
+        check_deck([*stock, *(card for pile in depots + foundations for card in pile)], self.level)
         for number, place in enumerate(foundations, 1):
-            self._check_foundation(number, place)
+            check_foundation(number, place, self.level, self.ranks, self.any_suit)
         if not self.ace_any_place:
-            self._check_places_fill_left_to_right(foundations)
+            check_places_fill_left_to_right(foundations)
         return AmazonsState(depots, stock, foundations)
-
-    def _read_row(self, content: str, section: str, what: str) -> Piles:
-        """A section of one pile per depot (or per foundation place)."""
-        piles = read_piles(content, section)
-        if len(piles) != self.piles:
-            raise PositionError(
-                f"the amazons position has {len(piles)} {what}, not {self.piles}: separate them with '/', "
-                f"'{EMPTY}' for an empty one"
-            )
-        return tuple(tuple(pile) for pile in piles)
-
-    def _check_deck(self, codes: list[int]) -> None:
-        """Every card of the deck exactly once: no rule removes a card from the table."""
-        check_distinct(codes, "amazons")
-        foreign = [code for code in codes if self.level[code] < 0]
-        if foreign:
-            raise PositionError(f"the amazons position holds {write_card_list(foreign)}, not in this game's deck")
-        present = set(codes)
-        missing = [code for code in range(52) if self.level[code] >= 0 and code not in present]
-        if missing:
-            raise PositionError(f"the amazons position lacks {write_card_list(missing)}: every card must be somewhere")
-
-    def _check_foundation(self, number: int, place: tuple[int, ...]) -> None:
-        """A foundation place builds from its Ace in the foundation order (in one suit unless
-        ``any_suit``)."""
-        for height, card in enumerate(place):
-            if self.level[card] != height:
-                order = " ".join(NAME[rank - 1][0] for rank in self.ranks)
-                raise PositionError(f"foundation F{number} is out of sequence at {NAME[card]}: it builds {order}")
-            if not self.any_suit and SUIT[card] != SUIT[place[0]]:
-                raise PositionError(f"foundation F{number} mixes suits at {NAME[card]}: it builds in one suit")
-
-    def _check_places_fill_left_to_right(self, foundations: Piles) -> None:
-        """Aces take the leftmost empty place, so no place holds cards right of an empty one."""
-        for number in range(1, self.piles):
-            if foundations[number] and not foundations[number - 1]:
-                raise PositionError(
-                    f"foundation F{number + 1} holds cards while F{number} is empty: Aces fill the places "
-                    "left to right (unless ace_any_place)"
-                )
 
     # ----- the picture ---------------------------------------------------------------------------
 

@@ -99,6 +99,7 @@ def small_decks(max_size: int = 10):
 # --- agreement with the brute force, every option combination ----------------------------------
 
 
+@pytest.mark.one_engine  # the rules against the brute force: no search
 @settings(max_examples=100)
 @given(small_decks())
 def test_every_combination_agrees_with_brute_force_state_by_state(cards):

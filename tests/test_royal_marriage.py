@@ -1,5 +1,6 @@
 """Royal Marriage, Queen and her Lad, Nizhni Novgorod: the rules against the brute force
-(tests/brute/royal_marriage.py), deals, notation, positions and pictures."""
+(tests/brute/royal_marriage.py), positions and pictures, and the compiled kernels. (Seeded and
+explicit rows, notation: test_royal_marriage_notation.py.)"""
 
 from __future__ import annotations
 
@@ -18,20 +19,19 @@ from brute.royal_marriage import (
     may_go_nizhni,
     may_go_royal,
 )
-from helpers import PYSOL_DEAL_1, PYSOL_DEAL_32000, assert_same_search_without_restarts, random_play, states_along
+from helpers import assert_same_search_without_restarts, random_play, states_along
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.strategies import SearchStrategy
 
 from rulesets import families
-from rulesets.cards import CARDS, Card, CardError, format_cards, parse_card, parse_cards
+from rulesets.cards import CARDS, Card, format_cards, parse_card, parse_cards
 from rulesets.compulsory_nizhni import NizhniLayout
 from rulesets.family import Family
 from rulesets.moves import DEAL
-from rulesets.notation import MoveError, PositionError
+from rulesets.notation import PositionError
 from rulesets.picture import Picture
 from rulesets.royal_marriage import (
-    CompulsoryNizhni,
     Discard,
     InnerTwo,
     LadPairs,
@@ -43,7 +43,6 @@ from rulesets.royal_marriage import (
 )
 from solver import engine as engines
 from solver.engine import depth_first
-from solver.errors import DealError
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
@@ -158,6 +157,7 @@ def test_engine_agrees_with_brute_force(combo: Combo, guided: bool, data: st.Dat
     assert replay(game, game.start(row), result.best_line).illegal_at is None
 
 
+@pytest.mark.one_engine  # the rules against the brute force: no search
 @every_combo
 @settings(max_examples=30)
 @given(data=st.data())
@@ -185,6 +185,7 @@ def test_moves_are_the_rules_and_conserve_cards(combo: Combo, data: st.DataObjec
     assert game.score(state) == len(shown) + len(stock) != NO_SCORE
 
 
+@pytest.mark.one_engine  # the ruleset's analysis (its kernel's: test_the_kernel_analysis_is_the_python_analysis)
 @open_combos
 @settings(max_examples=60)
 @given(data=st.data())
@@ -251,124 +252,7 @@ def test_guided_search_walks_straight_to_the_answer() -> None:
             assert result.stats.nodes <= len(result.best_line) + 1
 
 
-# --- seeded deals and explicit rows -----------------------------------------------------------------------
-
-
-def test_royal_marriage_vector() -> None:
-    assert format_cards(ROYAL.seeded_deal(1)) == ROYAL_1
-    assert ROYAL_1.split()[1:-1] == [c for c in PYSOL_DEAL_1.split() if c not in ("QH", "KH")]
-
-
-@pytest.mark.parametrize("family, last", [(ROYAL, "KH"), (LAD, "JH")], ids=["royal", "lad"])
-@pytest.mark.parametrize("seed, deal", [(1, PYSOL_DEAL_1), (32000, PYSOL_DEAL_32000)])
-def test_seeded_deal_moves_the_queen_first_and_the_last_card_last(
-    family: Family, last: str, seed: int, deal: str
-) -> None:
-    cards = deal.split()
-    assert text(family.seeded_deal(seed)) == ["QH"] + [c for c in cards if c not in ("QH", last)] + [last]
-
-
-def test_nizhni_novgorod_moves_the_next_card_of_the_first_rank_to_the_end() -> None:
-    # Deal 1 starts JD ... and the next jack dealt is JC (fourth card).
-    cards = PYSOL_DEAL_1.split()
-    assert text(NIZHNI.seeded_deal(1)) == cards[:3] + cards[4:] + ["JC"]
-    # Deal 32000 starts 7S; the next seven dealt is 7D.
-    cards = PYSOL_DEAL_32000.split()
-    later = cards.index("7D")
-    assert text(NIZHNI.seeded_deal(32000)) == cards[:later] + cards[later + 1 :] + ["7D"]
-
-
-@given(st.integers(1, 10**12))
-def test_seeded_rows_carry_their_end_cards(seed: int) -> None:
-    for family, first, last in ((ROYAL, "QH", "KH"), (LAD, "QH", "JH")):
-        row = text(family.seeded_deal(seed))
-        assert row[0] == first and row[-1] == last and sorted(row) == sorted(text(CARDS))
-    deal = NIZHNI.seeded_deal(seed)
-    assert deal[0].rank == deal[-1].rank and sorted(deal) == sorted(CARDS)
-    for family in (ROYAL, LAD, NIZHNI):
-        family.build(family.settings()).start(family.seeded_deal(seed))
-
-
-@pytest.mark.parametrize(
-    "family, row, named",
-    [
-        (ROYAL, "KH 2C 3C QH", "QH"),
-        (ROYAL, "QH 2C KH 3C", "KH"),
-        (ROYAL, "QH 2C 3C JH", "KH"),
-        (LAD, "QH 2C 3C KH", "JH"),
-        (LAD, "JH 2C 3C QH", "QH"),
-        (NIZHNI, "7H 2C 3C 8H", "8H"),
-    ],
-)
-def test_explicit_rows_must_carry_the_end_cards(family: Family, row: str, named: str) -> None:
-    with pytest.raises(DealError, match=named) as error:
-        family.build(family.settings()).start(parse_cards(row))
-    assert isinstance(error.value, CardError) and isinstance(error.value, ValueError)
-    assert not isinstance(error.value, MoveError)
-    assert "\n" not in str(error.value)
-
-
-def test_explicit_row_is_taken_as_laid_out() -> None:
-    game = ROYAL.build(ROYAL.settings())
-    assert game.write_position(game.start(parse_cards("QH 2H 5C KH"))) == "row: QH 2H 5C KH"
-    nizhni = NIZHNI.build(NIZHNI.settings())
-    assert nizhni.write_position(nizhni.start(parse_cards("7H 2C 3C 4C 7S"))) == "row: 7H 2C 3C 4C | stock: 7S"
-
-
-# --- notation ---------------------------------------------------------------------------------------------
-
-
-def test_move_notation() -> None:
-    game = ROYAL.build(ROYAL.settings())
-    state = game.start(parse_cards("QH 7H 7C 9C 2H KH"))
-    move = game.parse_move(state, "discard 7C 9C between 7H and 2H")
-    assert game.describe_move(state, move) == "discard 7C 9C between 7H and 2H"
-    assert move in game.moves(state)
-    assert game.parse_move(state, "  Discard 9c 7♣ between 7♥ and 2h ") == move
-    for bad, says in (
-        ("discard 7C between 7H and 2H", "between 7H and 2H are 7C 9C"),
-        ("discard 7C 9C between 2H and 7H", "left of"),
-        ("discard 7C 9C between 7H and 3H", "3H is not in the row"),
-        ("discard 7C 9C between 7H and ZZ", "unknown card"),
-        ("deal", "nothing to deal"),
-        ("slide 7C", "cannot read move 'slide 7C': write e.g. 'discard 7C 9C between 7H and 2H'$"),
-    ):
-        with pytest.raises(MoveError, match=says):
-            game.parse_move(state, bad)
-
-
-def test_deal_notation() -> None:
-    game = NIZHNI.build(NIZHNI.settings())
-    state = game.start(parse_cards("7H 2C 3C 4C 5D 7S"))
-    assert game.moves(state) == [DEAL]
-    assert game.describe_move(state, DEAL) == "deal 5D"
-    assert game.parse_move(state, "deal 5D") is game.parse_move(state, "deal") is DEAL
-    for bad, says in (
-        ("deal 7S", "next card of the stock is not 7S .*5D"),
-        ("deal 5D 7S", "cannot read"),
-        ("7H", "or 'deal'"),
-    ):
-        with pytest.raises(MoveError, match=says):
-            game.parse_move(state, bad)
-    with pytest.raises(MoveError, match="stock is empty"):
-        game.parse_move(game.read_position("row: 7H 2C 7S | stock: -"), "deal")
-
-
-def test_compulsory_discard_blocks_the_deal_and_the_end() -> None:
-    game = NIZHNI.build(NIZHNI.settings())
-    state = game.start(parse_cards("7H 2C 3C 7C 5D 7S"))
-    assert DEAL not in game.moves(state) and game.score(state) == NO_SCORE
-    free = NIZHNI.build(NIZHNI.settings(overrides=["compulsory=no"]))
-    assert isinstance(free, OpenMarriageRow) and isinstance(game, CompulsoryNizhni)
-
-
-def test_describe_states_options_and_defaults() -> None:
-    assert "all_same_suit (default no" in ROYAL.describe()
-    assert "compulsory (default yes" in NIZHNI.describe()
-    for family in (ROYAL, LAD, NIZHNI):
-        assert family.score_field == "min_cards_left"
-        assert all(len(line) <= 100 for line in family.rules.splitlines())
-        assert "RULES" not in family.describe()
+# --- removal rules ----------------------------------------------------------------------------------------
 
 
 class AnyEnds:
@@ -409,6 +293,7 @@ def test_removal_rules_by_example() -> None:
 # --- positions and pictures -------------------------------------------------------------------------------
 
 
+@pytest.mark.one_engine  # notation and pictures: no search
 @every_combo
 @settings(max_examples=30)
 @given(data=st.data())
