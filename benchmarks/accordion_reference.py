@@ -183,7 +183,8 @@ def bounded_run(game: Any, row: dict[str, str]) -> None:
     )
 
 
-def main() -> int:
+def arguments() -> argparse.Namespace:
+    """The command line's options."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=None, help="only the first N rows")
     parser.add_argument("--only-lost", action="store_true", help="only the deals the reference found lost")
@@ -202,32 +203,41 @@ def main() -> int:
     parser.add_argument(
         "--no-restarts", action="store_true", help="search without restarts (both engines then expand the same states)"
     )
-    args = parser.parse_args()
-    if args.serve:
-        serve(args.max_seconds)
-        return 0
-    restarts = None if args.no_restarts else RESTART_NODES
+    return parser.parse_args()
 
-    rows = list(csv.DictReader(REFERENCE.open(), delimiter="\t"))[: args.rows]
-    if args.only_lost:
-        rows = [row for row in rows if row["solvable"] == "no"]
-    game = Setup.of("accordion").game
-    print(f"engine: {engines.status()}" + (", beside the Python engine" if args.python else ""))
-    other: Against | PythonEngine | None = None
-    if args.python:
-        other = PythonEngine(game, args.max_seconds, restarts)
-    elif args.against is not None:
-        other = Against(args.against, args.max_seconds)
+
+class Run(NamedTuple):
+    """What solving the reference's deals found: the deals by group, each deal's timing, where
+    a side disagrees with the reference (or the engines expand different states), and the
+    largest table (its states and bytes)."""
+
+    groups: dict[str, Group]
+    timings: list[Timing]
+    disagreements: list[str]
+    largest: tuple[int, int]
+
+
+def solve_rows(
+    rows: list[dict[str, str]],
+    game: Any,
+    other: Against | PythonEngine | None,
+    max_seconds: float | None,
+    restarts: int | None,
+    same_states: bool,
+) -> Run:
+    """Each row's deal solved by us and by the ``other`` side if any (which goes first
+    alternates), held to the reference; with ``same_states``, both engines must expand the same
+    number of states."""
     groups: dict[str, Group] = {}
     timings: list[Timing] = []
     disagreements = []
     largest_entries = largest_bytes = 0
     for number, row in enumerate(rows):
         theirs = other.solve(row["cards"]) if other is not None and number % 2 else None
-        ours, result = solve(game, row["cards"], args.max_seconds, restarts=restarts)
+        ours, result = solve(game, row["cards"], max_seconds, restarts=restarts)
         if other is not None and theirs is None:
             theirs = other.solve(row["cards"])
-        if args.python and args.no_restarts and theirs is not None and theirs.nodes != ours.nodes:
+        if same_states and theirs is not None and theirs.nodes != ours.nodes:
             disagreements.append(f"{row['deal_id']}: {ours.nodes} states, {theirs.nodes} on the Python engine")
         disagreements += [d for d in (disagreement(row, ours), theirs and disagreement(row, theirs, "other: ")) if d]
         timing = Timing(
@@ -245,6 +255,28 @@ def main() -> int:
         largest_entries, largest_bytes = max(
             (largest_entries, largest_bytes), (result.stats.peak_table_entries, result.stats.peak_table_bytes)
         )
+    return Run(groups, timings, disagreements, (largest_entries, largest_bytes))
+
+
+def main() -> int:
+    args = arguments()
+    if args.serve:
+        serve(args.max_seconds)
+        return 0
+    restarts = None if args.no_restarts else RESTART_NODES
+
+    rows = list(csv.DictReader(REFERENCE.open(), delimiter="\t"))[: args.rows]
+    if args.only_lost:
+        rows = [row for row in rows if row["solvable"] == "no"]
+    game = Setup.of("accordion").game
+    print(f"engine: {engines.status()}" + (", beside the Python engine" if args.python else ""))
+    other: Against | PythonEngine | None = None
+    if args.python:
+        other = PythonEngine(game, args.max_seconds, restarts)
+    elif args.against is not None:
+        other = Against(args.against, args.max_seconds)
+    run = solve_rows(rows, game, other, args.max_seconds, restarts, args.python and args.no_restarts)
+    timings, disagreements, (largest_entries, largest_bytes) = run.timings, run.disagreements, run.largest
 
     agreeing = len(rows) - len({line.removeprefix("other: ").split(":")[0] for line in disagreements})
     sides = " (both sides)" if other is not None else ""
@@ -253,7 +285,7 @@ def main() -> int:
         print("  DISAGREES", line)
     if other is not None:
         other.close()
-    print_groups(groups, other is not None)
+    print_groups(run.groups, other is not None)
     nodes, seconds = sum(t.nodes for t in timings), sum(t.ours for t in timings)
     print(f"nodes: {nodes}, {nodes / seconds:,.0f} nodes per CPU second")
     print(
