@@ -29,20 +29,21 @@ from solver.service.solving import solve
 PRESETS = presets_with_stock()
 
 
-def sampled_against_surveyed(preset: str, count: int) -> tuple[float, float]:
-    """CPU seconds of ``count`` sampled orders of an opening, and of ``count`` deals solved."""
+def sampled_against_surveyed(preset: str, count: int) -> tuple[float, float, int]:
+    """CPU seconds of ``count`` sampled orders of an opening, and of ``count`` deals solved, and
+    the states the orders' searches expanded (what solver/service/budget.py's rates come from)."""
     setup = Setup.of(preset)
     game: Any = setup.legal
     start = game.start(setup.deal(seed=1))
     position = conceal(game, start, len(game.stock(start)))
     started = time.process_time()
-    (tally,) = hindsight(game, setup.game, position, count, 1, (None,)).tallies
+    searched = hindsight(game, setup.game, position, count, 1, (None,))
     sampled = time.process_time() - started
-    assert sum(tally) == count
+    assert sum(searched.tallies[0]) == count
     started = time.process_time()
     for seed in range(1, count + 1):
         solve(setup, setup.deal(seed=seed), Limits())
-    return sampled, time.process_time() - started
+    return sampled, time.process_time() - started, searched.nodes
 
 
 def midgame(setup: Setup, hidden: int) -> Any:
@@ -87,13 +88,14 @@ def main() -> None:
     args = parser.parse_args()
     budgets = tuple(float(text) for text in args.budgets.split(","))
     within = "".join(f"{'exact in ' + format(budget, 'g') + ' s':>20}" for budget in budgets)
-    print(f"{'preset':<18}{'orders/s':>10}{'deals/s':>10}{'ratio':>7}{within}")
+    print(f"{'preset':<18}{'orders/s':>10}{'deals/s':>10}{'ratio':>7}{'states/s':>12}{within}", flush=True)
     for preset in args.presets:
-        sampled, surveyed = sampled_against_surveyed(preset, args.orders)
+        sampled, surveyed, states = sampled_against_surveyed(preset, args.orders)
         found = most_exact(preset, budgets, args.most)
         cells = "".join(f"{f'{cards} cards ({seconds:.2f} s)':>20}" for cards, seconds in found)
         rates = f"{args.orders / sampled:>10.0f}{args.orders / surveyed:>10.0f}{surveyed / sampled:>7.2f}"
-        print(f"{preset:<18}{rates}{cells}")
+        rates += f"{states / sampled:>12,.0f}"
+        print(f"{preset:<18}{rates}{cells}", flush=True)
 
 
 if __name__ == "__main__":

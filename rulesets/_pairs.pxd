@@ -83,3 +83,5 @@ cdef extern from *:
     int pairs_popcount(uint64_t bits) nogil
     int pairs_unbalanced(uint64_t left) nogil
     int pairs_balanced_ranks(const uint8_t* counts, uint64_t left) nogil
+    uint64_t pairs_rank_counts(uint64_t left) nogil
+    int pairs_count_of(uint64_t counts, int rank) nogil

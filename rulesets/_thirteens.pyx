@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Thirteens compiled (the twin of rulesets/thirteens.py), with either reduction or both.
+"""Thirteens compiled (the twin of rulesets/thirteens.py), with any of its reductions.
 
 States (STATE_SIZE bytes, written by Thirteens.encode): bytes 0-7 the set of cards not yet
 discarded (bit ``code``, little-endian), byte 8 the cards in the stock, bytes 9-24 the places'
@@ -13,7 +13,14 @@ Move codes: bits 0-5 the card named first, bits 6-11 its partner, bit 12 set for
 from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from rulesets._pairs cimport PAIRS_RANK, pairs_balanced_ranks, pairs_popcount, pairs_unbalanced
+from rulesets._pairs cimport (
+    PAIRS_RANK,
+    pairs_balanced_ranks,
+    pairs_count_of,
+    pairs_popcount,
+    pairs_rank_counts,
+    pairs_unbalanced,
+)
 from solver._protocol cimport KERNEL_NO_SCORE, Kernel
 
 DEF MOST_PLACES = 16
@@ -42,8 +49,9 @@ cdef class ThirteensKernel(Kernel):
     cdef int places
     cdef bint reduce_kings
     cdef bint reduce_balanced
+    cdef bint reduce_suits
 
-    def __cinit__(self, int places, bint kings, bint balanced):
+    def __cinit__(self, int places, bint kings, bint balanced, bint suits=False):
         if not 1 <= places <= MOST_PLACES:
             raise ValueError(f"the Thirteens kernel takes 1 to {MOST_PLACES} places, not {places}")
         self.places = places
@@ -51,9 +59,10 @@ cdef class ThirteensKernel(Kernel):
         # At most 4 Kings, then each pair in both orders: 16 places hold at most two pairs of
         # ranks whole (4 cards each), 2 * (16 + 16) ordered pairs: 68 moves at most.
         self.max_moves = 72
-        self.key_size = 8
+        self.key_size = 16  # 8 bytes, or 14 under suits
         self.reduce_kings = kings
         self.reduce_balanced = balanced
+        self.reduce_suits = suits
 
     cdef int stock_span(self, const uint8_t* state, int* length) noexcept:
         """Right-aligned in the last STOCK_ROOM bytes (Thirteens.encode)."""
@@ -140,7 +149,17 @@ cdef class ThirteensKernel(Kernel):
         return left == 0
 
     cdef int key(self, const uint8_t* state, uint8_t* out) noexcept:
-        """Thirteens.key: the cards left (7 bytes, little-endian) and the stock's length."""
+        """Thirteens.key: the cards left (7 bytes, little-endian), or under suits how many of
+        each rank (13 bytes, Aces first), and the stock's length."""
+        cdef uint64_t left, counts
+        cdef int rank
+        if self.reduce_suits:
+            memcpy(&left, state + LEFT, 8)
+            counts = pairs_rank_counts(left)
+            for rank in range(1, 14):
+                out[rank - 1] = pairs_count_of(counts, rank)
+            out[13] = state[STOCK_COUNT]
+            return 14
         memcpy(out, state + LEFT, 7)
         out[7] = state[STOCK_COUNT]
         return 8

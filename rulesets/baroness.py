@@ -117,6 +117,9 @@ class Baroness(StockInField):
     """Baroness with its options fixed. ``piles`` may be any positive number here (the tests
     use small decks and few piles); the command line offers 5, 6 or 7."""
 
+    #: The rules look at ranks only (solver.protocol.Classed): a card's class is its rank.
+    card_classes = _RANK_BYTES
+
     def __init__(
         self,
         piles: int = 5,
@@ -145,6 +148,12 @@ class Baroness(StockInField):
         self._cards_table = _RANK_BYTES if self.reduce_suits else bytes(range(256))
         self._futures_seen: dict[tuple[int, ...], tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
         self._space_moves = tuple(tuple(ToSpace(code, pile) for pile in range(piles)) for code in range(52))
+
+    def class_keyed(self) -> Baroness:
+        """These rules keyed by rank (``suits`` alone: ``sealed`` reads the stock's order, which
+        is unknown where it lies face down), for the search over unseen cards
+        (solver.protocol.Classed)."""
+        return Baroness(self.piles, self.compulsory, self.kings_first, self.spaces, self.beneath, {"suits"})
 
     # -- setup and dealing ---------------------------------------------------------------------
 

@@ -226,6 +226,28 @@ def write_concealed(game: Ruleset[Any, Any], position: Concealed) -> str:
     return " | ".join(f"{STOCK}: {written}" if name == STOCK else part for name, _, part in _sections(text))
 
 
+def write_seen(family: Family, game: Ruleset[Any, Any], state: Any, hidden: int | None = None) -> str:
+    """The position as a player at the table writes it: the stock's cards not yet dealt face
+    down and counted (``stock: {38}``; ``hidden`` of them where fewer are face down, the known
+    next cards written before the braces), and ``out:`` listing the game's cards that have left
+    the table (discarded, or covered under Accordion's piles). ``solve --position`` and ``hint
+    --position`` read it back as the same position. A game without a stock is written as it is."""
+    if not is_concealable(game):
+        return str(game.write_position(state))
+    stock = game.stock(state)  # type: ignore[attr-defined]
+    position = conceal(game, state, len(stock) if hidden is None else hidden)  # type: ignore[arg-type]
+    if position.hidden == 0:
+        return str(game.write_position(position.state))
+    known, down, tail = _stock_parts(game, position)
+    written = (write_card_list(known) + " " if known else "") + "{" + str(len(down)) + "}"
+    written += " " + write_card_list(tail) if tail else ""
+    sections = _sections(game.write_position(position.state))
+    table = {code for name, content, _ in sections if name != STOCK for code in _cards(content, name)}
+    gone = sorted(_game_cards(family, game) - table - set(known + down + tail))
+    parts = [f"{STOCK}: {written}" if name == STOCK else part for name, _, part in sections]
+    return " | ".join(parts + ([f"{OUT}: {write_card_list(gone)}"] if gone else []))
+
+
 def concealed_picture(game: Ruleset[Any, Any], position: Concealed) -> Picture:
     """The table as a player sees it (``--show``): the stock drawn as it will be dealt, its known
     next cards in order, then its face-down cards counted, then the cards the rules fix at its

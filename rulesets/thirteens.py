@@ -3,7 +3,13 @@ once from the stock; after a pair the place of the card named first is refilled 
 
 The game ends when no discard is available; only there does a state have a score (cards not
 discarded, stock included). It uses the reductions ``kings`` and ``balanced`` of
-:mod:`rulesets.pairs`.
+:mod:`rulesets.pairs`, and offers one more, not used by default:
+
+``suits``
+    (A key.) The rules look at values only, never at suits (as in Baroness): keys count the
+    cards left of each rank rather than name them. The search over unseen cards keys by it
+    (:meth:`Thirteens.class_keyed`); the full-information search does not, so that its keys'
+    digests, and with them the move order of its restarts, stay as they were.
 """
 
 from __future__ import annotations
@@ -42,6 +48,10 @@ from rulesets.stock import StockInField
 from solver.protocol import NO_SCORE
 
 _ALL_REDUCTIONS = frozenset({"kings", "balanced"})
+#: Every reduction a Thirteens accepts: those searched by default and ``suits``.
+_KNOWN_REDUCTIONS = _ALL_REDUCTIONS | {"suits"}
+#: Maps a card code's byte to its rank (1..13) and every other byte to itself (the card classes).
+_RANK_BYTES = bytes(RANK) + bytes(range(52, 256))
 #: The compiled kernel's layout (rulesets/_thirteens.pyx): its places' slots, the byte of an
 #: empty place, the bit of a move code marking a pair.
 _KERNEL_PLACES, _KERNEL_EMPTY, _KERNEL_PAIR = 16, 0xFF, 1 << 12
@@ -60,15 +70,24 @@ class Thirteens(StockInField):
     """Thirteens (PySolFC 593): every card in the places is available; a discarded card's place
     is refilled at once from the stock. ``places`` may be changed for tests on small decks."""
 
+    #: The rules look at ranks only (solver.protocol.Classed): a card's class is its rank.
+    card_classes = _RANK_BYTES
+
     def __init__(self, places: int = 10, reductions: frozenset[str] | set[str] = _ALL_REDUCTIONS) -> None:
         if places < 1:
             raise ValueError(f"Thirteens needs at least one place, not {places}")
-        unknown = set(reductions) - _ALL_REDUCTIONS
+        unknown = set(reductions) - _KNOWN_REDUCTIONS
         if unknown:
             raise ValueError(f"unknown reduction(s): {', '.join(sorted(unknown))}")
         self.places = places
         self.reduce_kings = "kings" in reductions
         self.reduce_balanced = "balanced" in reductions
+        self.reduce_suits = "suits" in reductions
+
+    def class_keyed(self) -> Thirteens:
+        """These rules keyed by rank (``suits``), for the search over unseen cards
+        (solver.protocol.Classed)."""
+        return Thirteens(self.places, {"suits"})
 
     def start(self, deal: Sequence[Card]) -> ThirteensLayout:
         codes = tuple(card.code for card in deal)
@@ -121,7 +140,16 @@ class Thirteens(StockInField):
     def key(self, state: ThirteensLayout) -> bytes:
         """The places are interchangeable, so the cards not yet discarded and the stock say
         everything; the stock is keyed by its length, as in :meth:`Baroness.key` (every state of
-        one search holds a suffix of its start's stock)."""
+        one search holds a suffix of its start's stock). Under ``suits``, how many cards of each
+        rank are left (13 bytes, Aces first) rather than which."""
+        if self.reduce_suits:
+            counts = [0] * 14
+            left = state.left
+            while left:
+                low = left & -left
+                counts[RANK[low.bit_length() - 1]] += 1
+                left ^= low
+            return bytes(counts[1:]) + bytes((len(state.stock),))
         return state.left.to_bytes(7, "little") + bytes((len(state.stock),))
 
     def score(self, state: ThirteensLayout) -> int:
@@ -139,7 +167,7 @@ class Thirteens(StockInField):
 
         if self.places > MAX_PLACES:
             raise ImportError(f"the compiled Thirteens kernel holds at most {MAX_PLACES} places, not {self.places}")
-        return ThirteensKernel(self.places, self.reduce_kings, self.reduce_balanced)
+        return ThirteensKernel(self.places, self.reduce_kings, self.reduce_balanced, self.reduce_suits)
 
     def encode(self, state: ThirteensLayout) -> bytes:
         """The kernel's state: the cards left (8 bytes), the stock's count, the places (16

@@ -13,7 +13,7 @@ line, for the rules to replay (solver.engine), as every win the project counts i
 
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy
+from libc.string cimport memcpy, memmove
 
 from solver._digest cimport patience_digest
 from solver._protocol cimport Kernel
@@ -89,7 +89,7 @@ cdef bint _next_order(uint8_t* cards, int count) noexcept:
 def hindsight(
     Kernel rules not None, Kernel search not None, bytes start not None, int hidden, int64_t samples,
     uint64_t seed, bint every, targets, referee=None, max_nodes=None, max_seconds=None, max_memory=None,
-    restart_nodes=1000,
+    restart_nodes=1000, budget=None,
 ):
     """For the position ``start`` (a flat state of ``rules``) whose stock ends in ``hidden``
     face-down cards: every order of them (``every``) or ``samples`` drawn from ``seed``, each
@@ -99,9 +99,10 @@ def hindsight(
     is handed to ``referee`` (where given) as it is found: its place in targets, the order (bytes)
     and its line of codes (none is kept: a run of many orders holds no more memory than one).
     ``max_seconds`` bounds each search and the orders as a whole: once they have taken it, no
-    more are drawn (solver.chance.hindsight). Returns (tallies, nodes, limit): per target [won,
-    lost, unknown] of the orders searched; the states expanded in all; "max_seconds" where it
-    stopped the orders, else None."""
+    more are drawn (solver.chance.hindsight), and so does ``budget``, a count of states ("budget":
+    an order it cut short is left out unless it is the first).
+    Returns (tallies, nodes, limit): per target [won, lost, unknown] of the orders searched; the
+    states expanded in all; the limit that stopped the orders, else None."""
     cdef const uint8_t* root = rules._checked(start)
     cdef int length = 0
     cdef int offset = rules.stock_span(root, &length)
@@ -135,24 +136,29 @@ def hindsight(
         raise MemoryError()
     memcpy(arranged, root, rules.state_size)
     cdef list tallies = [[0, 0, 0] for _ in wanted]
-    cdef list line
+    cdef list line, verdicts
     cdef int64_t nodes = 0, total = 0, done = 0
     cdef bytes state, position
     cdef DigestSet table
-    cdef double started = _cpu_seconds(), budget = -1.0 if max_seconds is None else max_seconds
+    cdef double started = _cpu_seconds(), seconds = -1.0 if max_seconds is None else max_seconds
+    cdef object order_nodes = max_nodes
     cdef object stopped = None
     try:
         while every or done < samples:
             if every and done and not _next_order(order, hidden):
                 break
-            if budget >= 0 and done and _cpu_seconds() - started > budget:
+            if seconds >= 0 and done and _cpu_seconds() - started > seconds:
                 stopped = "max_seconds"
+                break
+            if budget is not None and done and total >= budget:
+                stopped = "budget"
                 break
             if not every:
                 memcpy(order, sorted_cards, hidden)
                 _shuffle(order, hidden, &seed)
             memcpy(arranged + at, order, hidden)
             position = arranged[: rules.state_size]
+            verdicts = []
             for chosen in range(len(wanted)):
                 target = wanted[chosen]
                 if target == 0:
@@ -162,14 +168,21 @@ def hindsight(
                     rules.apply(arranged, codes[target - 1], <uint8_t*><const uint8_t*>state)
                 line = []
                 table = DigestSet(_Memory(max_memory))
-                if budget >= 0:  # each search within what the orders have left
-                    max_seconds = max(1e-3, budget - (_cpu_seconds() - started))
-                verdict = search_state(search, state, table, max_nodes, max_seconds, restart_nodes, &nodes, line)
+                if seconds >= 0:  # each search within what the orders have left
+                    max_seconds = max(1e-3, seconds - (_cpu_seconds() - started))
+                if budget is not None:  # and within the states they have left
+                    order_nodes = max(1, budget - total) if max_nodes is None else min(max_nodes, max(1, budget - total))
+                verdict = search_state(search, state, table, order_nodes, max_seconds, restart_nodes, &nodes, line)
                 table = None  # freed before the next order's is made: one table within the bound at a time
                 total += nodes
-                tallies[chosen][verdict] += 1
+                verdicts.append(verdict)
                 if verdict == WON and referee is not None:
                     referee(chosen, order[:hidden], tuple(line))
+            if done and budget is not None and total >= budget and UNKNOWN in verdicts:
+                stopped = "budget"  # the order the budget cut short is left out, as one not drawn
+                break
+            for chosen in range(len(wanted)):
+                tallies[chosen][verdicts[chosen]] += 1
             done += 1
             PyErr_CheckSignals()  # a search too short to look at the signals itself
     finally:
@@ -280,10 +293,14 @@ cdef class _Values:
 
 cdef class _Expectimax:
     """solver.chance._Expectimax in C: the same walk, cuts and stores; a layout's key is its
-    digest (the compiled engine's own) rather than its bytes."""
+    digest (the compiled engine's own) rather than its bytes. By class as the Python walk is
+    (solver.protocol.Classed): keyed by ``keys`` (the class-keyed twin's kernel) with each stock
+    card written as its class, the outcomes of a chance node taken by tuples of classes."""
 
     cdef Kernel rules
     cdef Kernel search
+    cdef Kernel keys
+    cdef uint8_t classes[256]
     cdef _Values values
     cdef uint64_t* path
     cdef int path_room
@@ -292,20 +309,28 @@ cdef class _Expectimax:
     cdef int64_t node_limit
     cdef double max_seconds
     cdef double started
+    cdef double clock  # the CPU clock at its last reading
+    cdef int64_t next_look  # the node count at which the clock is read next
     cdef TableMemory memory
     cdef object restart_nodes
     cdef int limit
     cdef uint8_t* key_room
 
-    def __cinit__(self, Kernel rules, Kernel search, max_nodes, max_seconds, max_memory, restart_nodes):
-        self.rules, self.search = rules, search
+    def __cinit__(
+        self, Kernel rules, Kernel search, max_nodes, max_seconds, max_memory, restart_nodes, Kernel keys,
+        bytes classes,
+    ):
+        self.rules, self.search, self.keys = rules, search, keys
+        cdef int byte
+        for byte in range(256):
+            self.classes[byte] = classes[byte]
         # One account for the value table and each full-information search's table (one at a
         # time): a search has what the value table leaves of the bound.
         self.memory = _Memory(max_memory)
         self.values = _Values(self.memory)
         self.path_room = 256
         self.path = <uint64_t*>malloc(self.path_room * sizeof(uint64_t))
-        self.key_room = <uint8_t*>malloc(rules.key_size + rules.state_size + 2)
+        self.key_room = <uint8_t*>malloc(max(rules.key_size, keys.key_size) + rules.state_size + 2)
         if self.path == NULL or self.key_room == NULL:
             raise MemoryError()
         self.nodes = 0
@@ -314,6 +339,8 @@ cdef class _Expectimax:
         self.max_seconds = -1.0 if max_seconds is None else max_seconds
         self.restart_nodes = restart_nodes
         self.started = _cpu_seconds()
+        self.clock = self.started
+        self.next_look = CHECK_EVERY
         self.limit = NO_LIMIT
 
     def __dealloc__(self):
@@ -321,12 +348,14 @@ cdef class _Expectimax:
         free(self.key_room)
 
     cdef uint64_t information_digest(self, const uint8_t* state, int hidden) noexcept:
-        """The digest of the layout's key, the stock as far as it is known (its cards in the order
-        held: the unseen ones sorted) and how many are unseen (solver.chance.information_key)."""
-        cdef int length = 0
+        """The digest of the layout's key (by class), the stock as far as it is known (its cards
+        in the order held, the unseen ones sorted, each written as its class) and how many are
+        unseen (solver.chance.class_key)."""
+        cdef int length = 0, i
         cdef int offset = self.rules.stock_span(state, &length)
-        cdef int size = self.rules.key(state, self.key_room)
-        memcpy(self.key_room + size, state + offset, length)
+        cdef int size = self.keys.key(state, self.key_room)
+        for i in range(length):
+            self.key_room[size + i] = self.classes[state[offset + i]]
         size += length
         self.key_room[size] = <uint8_t>hidden
         self.key_room[size + 1] = 0xFE
@@ -341,11 +370,14 @@ cdef class _Expectimax:
             self.limit = NODES
             return 1
         self.nodes += more
-        if self.nodes // CHECK_EVERY != before // CHECK_EVERY or more > 1:
+        if self.nodes >= self.next_look:  # every CHECK_EVERY states, however many a search took
+            self.next_look = self.nodes + CHECK_EVERY
             PyErr_CheckSignals()
-            if self.max_seconds >= 0 and _cpu_seconds() - self.started > self.max_seconds:
-                self.limit = SECONDS
-                return 1
+            if self.max_seconds >= 0:
+                self.clock = _cpu_seconds()
+                if self.clock - self.started > self.max_seconds:
+                    self.limit = SECONDS
+                    return 1
         return 0
 
     cdef int look(self) except -1:
@@ -353,9 +385,11 @@ cdef class _Expectimax:
         self.outcomes += 1
         if self.outcomes % CHECK_EVERY == 0:
             PyErr_CheckSignals()
-            if self.max_seconds >= 0 and _cpu_seconds() - self.started > self.max_seconds:
-                self.limit = SECONDS
-                return 1
+            if self.max_seconds >= 0:
+                self.clock = _cpu_seconds()
+                if self.clock - self.started > self.max_seconds:
+                    self.limit = SECONDS
+                    return 1
         return 0
 
     cdef int store(self, uint64_t digest, double value) except -1:
@@ -372,11 +406,13 @@ cdef class _Expectimax:
             return 1
         nodes = None if self.node_limit < 0 else self.node_limit - self.nodes
         seconds = None
-        if self.max_seconds >= 0:
-            seconds = max(1e-3, self.max_seconds - (_cpu_seconds() - self.started))
+        if self.max_seconds >= 0:  # from the last reading of the clock: at most CHECK_EVERY states old
+            seconds = max(1e-3, self.max_seconds - (self.clock - self.started))
         table = DigestSet(self.memory)
         cdef bytes start = state[: self.rules.state_size]
-        verdict = search_state(self.search, start, table, nodes, seconds, self.restart_nodes, &searched, [])
+        verdict = search_state(
+            self.search, start, table, nodes, seconds, self.restart_nodes, &searched, [], self.clock
+        )
         if self.count(max(1, searched)):
             return 1
         if verdict == UNKNOWN:
@@ -442,18 +478,23 @@ cdef class _Expectimax:
     cdef int move_value(
         self, const uint8_t* state, int hidden, int32_t move, int depth, double* worth, int* low
     ) except -1:
-        """The chance to win after ``move`` with best play (the mean over the ordered tuples of
-        unseen cards it turns up, each equally likely, divided once at the end), and the
-        shallowest cut below it."""
+        """The chance to win after ``move`` with best play: the mean over the ordered tuples of
+        unseen cards it turns up, each equally likely, taken by ordered tuples of classes each
+        weighed by the tuples of cards it stands for, divided once at the end
+        (solver.chance.class_outcomes); and the shallowest cut below it."""
         cdef int size = self.rules.state_size, length = 0, after_length = 0
         cdef int offset = self.rules.stock_span(state, &length)
-        cdef int known = length - hidden, turned, i, j, cut, level
+        cdef int known = length - hidden, turned, i, j, cut, level, kinds = 0
         cdef uint8_t* arranged = <uint8_t*>malloc(2 * size)
         if arranged == NULL:
             raise MemoryError()
         cdef uint8_t* child = arranged + size
         cdef uint8_t cards[MOST_HIDDEN]
+        cdef uint8_t kind[MOST_HIDDEN]  # the classes among the unseen cards, ascending
+        cdef int many[MOST_HIDDEN]  # of each, how many unseen cards are not drawn yet
+        cdef int kind_of[MOST_HIDDEN]  # each unseen card's class, as an index into kind
         cdef int pick[MOST_HIDDEN]
+        cdef double weight[MOST_HIDDEN + 1]  # the card tuples the classes picked above a level stand for
         cdef uint64_t used
         cdef double total = 0.0, one, ways
         low[0] = INFINITE_DEPTH
@@ -466,31 +507,55 @@ cdef class _Expectimax:
                     return 1
                 return 0
             memcpy(cards, state + offset + known, hidden)
-            ways = 1.0  # how many ordered tuples: the mean is taken once, at the end
+            for i in range(hidden):  # the classes, kept ascending by insertion: a few dozen at most
+                j = kinds
+                while j > 0 and kind[j - 1] > self.classes[cards[i]]:
+                    j -= 1
+                if j > 0 and kind[j - 1] == self.classes[cards[i]]:
+                    continue
+                memmove(kind + j + 1, kind + j, kinds - j)
+                kind[j] = self.classes[cards[i]]
+                kinds += 1
+            for i in range(kinds):
+                many[i] = 0
+            for i in range(hidden):
+                j = 0
+                while kind[j] != self.classes[cards[i]]:
+                    j += 1
+                kind_of[i] = j
+                many[j] += 1
+            ways = 1.0  # how many ordered tuples of cards: the mean is taken once, at the end
             for i in range(turned):
                 ways *= hidden - i
-            # Every ordered tuple of ``turned`` unseen cards, in lexicographic order of indexes.
+            # Every ordered tuple of ``turned`` classes, in lexicographic order.
             for i in range(turned):
                 pick[i] = -1
             level = 0
-            used = 0
+            weight[0] = 1.0
             while level >= 0:
                 if pick[level] >= 0:
-                    used &= ~(<uint64_t>1 << pick[level])
+                    many[pick[level]] += 1
                 pick[level] += 1
-                while pick[level] < hidden and used >> pick[level] & 1:
+                while pick[level] < kinds and many[pick[level]] == 0:
                     pick[level] += 1
-                if pick[level] >= hidden:
+                if pick[level] >= kinds:
                     pick[level] = -1
                     level -= 1
                     continue
-                used |= <uint64_t>1 << pick[level]
+                weight[level + 1] = weight[level] * many[pick[level]]
+                many[pick[level]] -= 1
                 if level + 1 < turned:
                     level += 1
                     continue
+                # The representative: of each class picked, its lowest unseen card not yet drawn.
                 memcpy(arranged, state, size)
+                used = 0
                 for i in range(turned):
-                    arranged[offset + known + i] = cards[pick[i]]
+                    j = 0
+                    while kind_of[j] != pick[i] or used >> j & 1:
+                        j += 1
+                    used |= <uint64_t>1 << j
+                    arranged[offset + known + i] = cards[j]
                 j = offset + known + turned
                 for i in range(hidden):
                     if not used >> i & 1:
@@ -499,7 +564,7 @@ cdef class _Expectimax:
                 self.rules.apply(arranged, move, child)
                 if self.look() or self.value(child, hidden - turned, depth + 1, &one, &cut):
                     return 1
-                total += one
+                total += weight[turned] * one
                 if cut < low[0]:
                     low[0] = cut
             worth[0] = min(total / ways, 1.0)
@@ -510,18 +575,28 @@ cdef class _Expectimax:
 
 def best_chance(
     Kernel rules not None, Kernel search not None, bytes start not None, int hidden, bint with_moves,
-    max_nodes=None, max_seconds=None, max_memory=None, restart_nodes=1000,
+    max_nodes=None, max_seconds=None, max_memory=None, restart_nodes=1000, Kernel keys=None, bytes classes=None,
 ):
     """solver.chance.best_chance in C: the best chance to win from ``start`` (``hidden`` cards
     face down, held sorted at the end of the stock), and with ``with_moves`` each move's, in
-    ``rules``'s order. Returns (chance or None, per-move chances (None where not reached), limit,
-    (nodes, table entries, table bytes, seconds))."""
+    ``rules``'s order; by class where ``classes`` (256 bytes: each card code's class) and
+    ``keys`` (the kernel of the class-keyed twin, its states laid out as ``rules``'s) are given
+    (solver.protocol.Classed), else card by card. Returns (chance or None, per-move chances
+    (None where not reached), limit, (nodes, table entries, table bytes, seconds))."""
+    if (keys is None) != (classes is None):
+        raise ValueError("card classes need the kernel keyed by them, and that kernel its classes")
+    if classes is None:
+        keys, classes = rules, bytes(range(256))
+    elif len(classes) != 256 or keys.state_size != rules.state_size:
+        raise ValueError("card classes are 256 bytes, and their keys' kernel lays states out as the rules'")
     cdef const uint8_t* root = rules._checked(start)
     cdef int length = 0
     rules.stock_span(root, &length)
     if not 0 <= hidden <= length or hidden > MOST_HIDDEN:
         raise ValueError(f"a stock of {length} cards cannot hold {hidden} face down here")
-    cdef _Expectimax walk = _Expectimax(rules, search, max_nodes, max_seconds, max_memory, restart_nodes)
+    cdef _Expectimax walk = _Expectimax(
+        rules, search, max_nodes, max_seconds, max_memory, restart_nodes, keys, classes
+    )
     cdef int32_t* moves = <int32_t*>malloc(sizeof(int32_t) * max(rules.max_moves, 1))
     if moves == NULL:
         raise MemoryError()

@@ -22,5 +22,5 @@ cdef double _cpu_seconds() noexcept
 
 cdef int search_state(
     Kernel kernel, bytes start, DigestSet table, object max_nodes, object max_seconds, object restart_nodes,
-    int64_t* nodes, list line,
+    int64_t* nodes, list line, double clock=*,
 ) except -1

@@ -79,7 +79,9 @@ cdef class _Budget:
         self.counted = 0
         self.node_limit = NO_CAP - 1 if max_nodes is None else max_nodes
         self.max_seconds = -1.0 if max_seconds is None else max_seconds
-        self.started = _cpu_seconds()
+        # A clock read only where a time limit needs one: an expectimax runs thousands of tiny
+        # searches without, and the reads were a third of its time (docs/performance.md).
+        self.started = 0.0 if max_seconds is None else _cpu_seconds()
 
     cdef int check(self) except -1:
         """0, or the limit reached; raises a pending signal's exception (Ctrl-C, SIGTERM).
@@ -576,13 +578,16 @@ cdef list _bounded_pass(
 
 cdef int search_state(
     Kernel kernel, bytes start, DigestSet table, object max_nodes, object max_seconds, object restart_nodes,
-    int64_t* nodes, list line,
+    int64_t* nodes, list line, double clock=-1.0,
 ) except -1:
     """One depth-first search of ``start`` (depth_first without its result object), for the
     orders of a face-down stock (solver/_chance.pyx): the verdict (WON, LOST or UNKNOWN), the
     states expanded into ``nodes``, a win's line of codes appended to ``line``. ``table`` must be
-    empty."""
-    cdef _Budget budget = _Budget(max_nodes, max_seconds)
+    empty. ``clock``, where given (>= 0), is a recent reading of the CPU clock that
+    ``max_seconds`` counts from, so that the search need not read it again."""
+    cdef _Budget budget = _Budget(max_nodes, None if clock >= 0 else max_seconds)
+    if clock >= 0 and max_seconds is not None:
+        budget.started, budget.max_seconds = clock, max_seconds
     verdict, best, found, iterations, limit = _decide(kernel, start, budget, table, restart_nodes, None)
     budget.count()
     nodes[0] = budget.nodes

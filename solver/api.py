@@ -26,10 +26,11 @@ from solver.service.solving import Outcome, solve_from
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from solver.api_face_down import ChanceHint, Chances
     from solver.chance import Concealed
-    from solver.service.chances import Judged, Worth
+    from solver.service.deal_file import DealFile
     from solver.service.hinting import Hint
-    from solver.service.row_codec import Row
+    from solver.surveys import Row, SurveySpec
 
 __all__ = [
     "Solved",
@@ -82,11 +83,16 @@ def check_limits(max_nodes: object, max_seconds: object, max_memory: object) -> 
 
 def __getattr__(name: str) -> Any:
     """``Hint``, the record :func:`hint` returns, imported when asked for: it needs the analysis
-    of moves, which only hints load."""
+    of moves, which only hints load; and ``Chances`` and ``ChanceHint``, what :func:`solve` and
+    :func:`hint` give of a position whose stock lies face down (:mod:`solver.api_face_down`)."""
     if name == "Hint":
         from solver.service.hinting import Hint
 
         return Hint
+    if name in ("Chances", "ChanceHint"):
+        from solver import api_face_down
+
+        return getattr(api_face_down, name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -164,117 +170,6 @@ class Solved(NamedTuple):
         return f"<Solved {self.outcome.setup.variant}: {self.result}, score {self.score}, {self.nodes} nodes>"
 
 
-class Chances(NamedTuple):
-    """What :func:`solve` finds of a position whose stock lies face down: ``chance``, the best
-    chance to win of a player who cannot see it (exact; None where ``chance_limit`` stopped its
-    search); ``clairvoyant``, the share of the stock's orders that can be won with every card
-    known (an upper bound of the chance; None where some order was left undecided), with its 95%
-    interval ``clairvoyant_low`` to ``clairvoyant_high``; ``orders``, how many orders were
-    counted (``orders_limit``: the limit that stopped them short of those asked for, or None),
-    and ``exact``, whether they were every order (else a sample); ``unseen``, the
-    face-down cards; ``nodes`` and ``seconds`` (CPU) of the exact search, and the ``engine``.
-    ``record()`` and ``to_json()`` are ``patience solve --json``'s record."""
-
-    judged: Judged
-
-    @property
-    def chance(self) -> float | None:
-        return self.judged.worth.chance
-
-    @property
-    def chance_limit(self) -> str | None:
-        return self.judged.worth.limit
-
-    @property
-    def clairvoyant(self) -> float | None:
-        return self.judged.worth.clairvoyant()[0]
-
-    @property
-    def clairvoyant_low(self) -> float:
-        return self.judged.worth.clairvoyant()[1]
-
-    @property
-    def clairvoyant_high(self) -> float:
-        return self.judged.worth.clairvoyant()[2]
-
-    @property
-    def orders(self) -> int:
-        return self.judged.worth.orders
-
-    @property
-    def orders_limit(self) -> str | None:
-        return self.judged.worth.orders_limit
-
-    @property
-    def exact(self) -> bool:
-        return bool(self.judged.worth.fields()["exact"])
-
-    @property
-    def unseen(self) -> frozenset[Card]:
-        """The face-down cards."""
-        from rulesets.cards import CARDS
-        from solver.chance import unseen
-
-        rules: Any = self.judged.setup.legal  # a game whose stock may lie face down
-        return frozenset(CARDS[code] for code in unseen(rules, self.judged.position))
-
-    @property
-    def position(self) -> str:
-        """The position judged, its face-down cards in braces (sorted)."""
-        return str(self.record()["position"])
-
-    @property
-    def nodes(self) -> int:
-        return self.judged.nodes
-
-    @property
-    def seconds(self) -> float:
-        return self.judged.seconds
-
-    @property
-    def engine(self) -> str:
-        return str(self.record()["engine"])
-
-    def record(self) -> dict[str, Any]:
-        """The JSON record as a dict."""
-        return self.judged.record()
-
-    def to_json(self) -> str:
-        """The record exactly as ``patience solve --json`` prints it."""
-        import json
-
-        return json.dumps(self.record())
-
-    def __repr__(self) -> str:
-        chance = "unknown" if self.chance is None else f"{self.chance:.4f}"
-        return f"<Chances {self.judged.setup.variant}: chance {chance}, {len(self.unseen)} cards face down>"
-
-
-class ChanceHint(NamedTuple):
-    """One legal move of a position whose stock lies face down, as :func:`hint` lists it: its
-    text (``deal`` for a deal that turns up a face-down card) and the fields of :class:`Chances`
-    after it. ``record()`` is ``hint --json``'s line for it."""
-
-    move: str
-    chance: float | None
-    chance_limit: str | None
-    clairvoyant: float | None
-    clairvoyant_low: float
-    clairvoyant_high: float
-    orders: int
-    orders_limit: str | None
-    exact: bool
-
-    @classmethod
-    def of(cls, move: str, worth: Worth) -> ChanceHint:
-        fields = worth.fields()
-        return cls(move, *(fields[name] for name in cls._fields[1:]))
-
-    def record(self) -> dict[str, Any]:
-        """The move as ``hint --json`` prints it in its ``moves`` list."""
-        return self._asdict()
-
-
 def check_sampling(samples: object, rng_seed: object) -> None:
     """``samples`` and ``rng_seed`` as a caller gives them: whole numbers, samples at least 1."""
     _check("samples", samples, (int, type(None)), "a whole number of orders or None (1000)")
@@ -289,20 +184,6 @@ def check_player(player: object, samples: object, rng_seed: object) -> None:
     _check("player", player, (str, type(None)), "a player's name, e.g. 'sampling', or None")
     _check("samples", samples, (int, type(None)), "a whole number of orders or None (100)")
     _check("rng_seed", rng_seed, (int, type(None)), "a whole number or None (1)")
-
-
-def judge_position(
-    setup: Setup, position: Concealed, bounds: Any, samples: int | None, rng_seed: int | None, with_moves: bool
-) -> Judged:
-    """A face-down position judged as ``solve`` and ``hint`` judge it (the defaults theirs)."""
-    from solver.service.chances import judge
-
-    return judge(setup, position, bounds, samples, rng_seed, with_moves)
-
-
-def chance_hints(judgement: Judged) -> list[ChanceHint]:
-    """Each move of a judged position, best first."""
-    return [ChanceHint.of(move.move, move.worth) for move in judgement.moves]
 
 
 def setup_of(game: str, variant: str | None = None, options: Mapping[str, Any] | None = None) -> Setup:
@@ -400,6 +281,8 @@ def solve(
             raise OptionError(
                 "fewest_redeals needs every card known; a face-down stock has a chance to win, not a line"
             )
+        from solver.api_face_down import Chances, judge_position
+
         bounds = limits(max_nodes, max_seconds, str(max_memory))
         return Chances(judge_position(setup, concealed, bounds, samples, rng_seed, False))
     _refuse_samples(samples, rng_seed)
@@ -433,6 +316,8 @@ def hint(
     setup = setup_of(game, variant, options)
     concealed = _face_down_start(setup, seed, deal, position)
     if concealed is not None:
+        from solver.api_face_down import chance_hints, judge_position
+
         bounds = limits(max_nodes, max_seconds, str(max_memory))
         return chance_hints(judge_position(setup, concealed, bounds, samples, rng_seed, True))
     _refuse_samples(samples, rng_seed)
@@ -467,40 +352,71 @@ def survey(
 
     With ``jobs`` other than 1 the workers are spawned processes, which import the calling script
     again: its call must be under ``if __name__ == "__main__":``, or every worker fails to start
-    (raised as :class:`~solver.service.errors.WorkerLost`, which names both causes)."""
-    import multiprocessing
-    from pathlib import Path  # here: loading it took about 5.5 ms of every `patience solve`
-
+    (raised as :class:`~solver.errors.WorkerLost`, which names both causes)."""
     from solver.service.deal_file import read_deal_file
-    from solver.service.errors import WorkerLost
     from solver.service.seeds import parse_seeds
-    from solver.service.survey import SurveySpec, run_survey
 
-    if getattr(multiprocessing.current_process(), "_inheriting", False):
-        # A spawned worker importing the calling script again has reached its call: without the
-        # guard (multiprocessing's own test for it, in spawn._check_not_importing_main). Not a
-        # UserError, which the script may catch and carry on, serving the caller's survey.
-        raise RuntimeError(
-            "solver.survey was called again by a worker process importing the calling script:"
-            ' make the call under `if __name__ == "__main__":`'
-        )
+    _refuse_a_workers_call()
     if (seeds is None) == (file is None) or out is None:
         raise OptionError("give out (the survey file) and exactly one of seeds or file")
     check_rules(game, variant, options)
     check_limits(max_nodes, max_seconds, "2G" if max_memory is None else max_memory)
     _check("fewest_redeals", fewest_redeals, (bool,), "True or False")
     check_player(player, samples, rng_seed)
+    _check_survey_files(seeds, out, file)
+    _check("jobs", jobs, (int,), "a whole number of worker processes")
+    spec = _survey_spec(
+        game, variant, options, max_nodes, max_seconds, max_memory, fewest_redeals, player, samples, rng_seed
+    )
+    setup = spec.setup()  # a bad game, variant or option is refused before the file is touched
+    deals = parse_seeds(seeds) if seeds is not None else read_deal_file(setup, str(file))
+    return _run_survey(spec, deals, out, jobs)
+
+
+def _refuse_a_workers_call() -> None:
+    """A spawned worker importing the calling script again has reached its call: without the
+    guard (multiprocessing's own test for it, in spawn._check_not_importing_main). Not a
+    UserError, which the script may catch and carry on, serving the caller's survey."""
+    import multiprocessing
+
+    if getattr(multiprocessing.current_process(), "_inheriting", False):
+        raise RuntimeError(
+            "solver.survey was called again by a worker process importing the calling script:"
+            ' make the call under `if __name__ == "__main__":`'
+        )
+
+
+def _check_survey_files(seeds: object, out: object, file: object) -> None:
+    """A survey's seeds, its file ``out`` and its deal ``file`` as a caller gives them: each of
+    the type it must be, and no file name empty."""
     _check("seeds", seeds, (str, type(None)), "text such as '1-1000' or '1,5,9'")
     _check("out", out, (str, PathLike), "a file name")
     _check("file", file, (str, PathLike, type(None)), "a file name or None")
     _check_named("out", out)
     _check_named("file", file)
-    _check("jobs", jobs, (int,), "a whole number of worker processes")
+
+
+def _survey_spec(
+    game: str,
+    variant: str | None,
+    options: Mapping[str, Any] | None,
+    max_nodes: int | None,
+    max_seconds: float | None,
+    max_memory: int | str | None,
+    fewest_redeals: bool,
+    player: str | None,
+    samples: int | None,
+    rng_seed: int | None,
+) -> SurveySpec:
+    """What decides a survey: its rules, and a search's limits (its memory bound "2G" unless
+    given) or the player that plays each deal and its settings (no memory bound unless given)."""
+    from solver.surveys import SurveySpec
+
     written = tuple(_written(options))
     if max_memory is None:  # a search's bound; a player's survey has none
         max_memory = None if player is not None else "2G"
     bounds = limits(max_nodes, max_seconds, None if max_memory is None else str(max_memory))
-    spec = SurveySpec(
+    return SurveySpec(
         game,
         variant,
         written,
@@ -512,8 +428,15 @@ def survey(
         samples,
         rng_seed,
     )
-    setup = spec.setup()  # a bad game, variant or option is refused before the file is touched
-    deals = parse_seeds(seeds) if seeds is not None else read_deal_file(setup, str(file))
+
+
+def _run_survey(spec: SurveySpec, deals: list[tuple[int, int]] | DealFile, out: str | Path, jobs: int) -> Any:
+    """The survey run, its workers' deaths said as a Python caller meets them (a script without
+    the guard spawned workers need kills them all at their start)."""
+    from pathlib import Path  # here: loading it took about 5.5 ms of every `patience solve`
+
+    from solver.surveys import WorkerLost, run_survey
+
     try:
         return run_survey(spec, deals, Path(out), jobs)
     except WorkerLost as lost:  # from Python, a worker may also die because the script lacks the guard
@@ -525,7 +448,7 @@ def survey(
 
 
 class SurveyRows:
-    """The rows of a survey file: iterate for :class:`~solver.service.row_codec.Row` records (by
+    """The rows of a survey file: iterate for :class:`~solver.surveys.row_codec.Row` records (by
     seed, or by line in a survey of a deal file), ``to_frame()`` for a pandas DataFrame (pandas
     must be installed), or ``summary()`` for what ``patience report --json`` says of it (without
     the rows)."""
@@ -533,13 +456,13 @@ class SurveyRows:
     def __init__(self, path: str | Path) -> None:
         from pathlib import Path
 
-        from solver.service.store import Store
+        from solver.surveys import Store
 
         self.path = Path(path)
         Store(self.path).close()  # refuse a missing or foreign file now, not at the first row
 
     def __iter__(self) -> Iterator[Row]:
-        from solver.service.store import Store
+        from solver.surveys import Store
 
         store = Store(self.path)
         try:
@@ -550,14 +473,14 @@ class SurveyRows:
     def summary(self, slowest: int = 10) -> dict[str, Any]:
         """The report's summary: counts, ``win_rate_low`` and ``win_rate_high`` (the 95% range; the
         Wilson interval when no deal is unknown), the score histogram by verdict, CPU per deal."""
-        from solver.service.report import summarize
+        from solver.surveys import summarize
 
         _check("slowest", slowest, (int,), "a whole number of deals to list")
         return summarize(self.path, slowest)
 
     def __len__(self) -> int:
         """How many deals the survey file holds."""
-        from solver.service.store import Store
+        from solver.surveys import Store
 
         store = Store(self.path)
         try:
@@ -568,7 +491,7 @@ class SurveyRows:
 
     def to_frame(self) -> Any:
         """The rows as a pandas DataFrame (pandas must be installed): one row per deal, a column
-        per field of :class:`~solver.service.row_codec.Row` but ``options``, which becomes a column
+        per field of :class:`~solver.surveys.row_codec.Row` but ``options``, which becomes a column
         per option (``compulsory``, ``piles``, ...; ``option_NAME`` where a field has its name),
         ``score_proven`` a bool, and the counts that may be missing (seed, score, redeals, line; a
         player's survey's moves, and the nodes and table bytes it lacks) pandas' nullable
@@ -579,7 +502,7 @@ class SurveyRows:
             raise UserError("to_frame() needs pandas: pip install 'patience-solver[pandas]'") from None
         import json
 
-        from solver.service.row_codec import Row
+        from solver.surveys import Row
 
         fields = [name for name in Row._fields if name != "options"]
         records = []

@@ -31,7 +31,8 @@ from solver.errors import MoveError
 from solver.protocol import NO_SCORE
 
 if TYPE_CHECKING:
-    from solver.api import ChanceHint, Chances, Solved
+    from solver.api import Solved
+    from solver.api_face_down import ChanceHint, Chances
     from solver.service.hinting import Hint
 
 
@@ -91,6 +92,9 @@ class Game:
         #: Each position reached, with how many cards of its stock lie face down (none unless
         #: the position given wrote some in braces).
         self._states: list[Concealed] = [start]
+        #: Whether the position given wrote face-down cards (else every card is known here, and
+        #: a player at the table would see the stock face down).
+        self._given_hidden = bool(start.hidden)
         self._played: list[Move] = []
 
     # --- what the game is ------------------------------------------------------------------
@@ -131,6 +135,19 @@ class Game:
         from rulesets.concealed import write_concealed
 
         return write_concealed(self._rules, self._states[-1])
+
+    @property
+    def position_as_seen(self) -> str:
+        """The position as the player at the table writes it: the stock's cards not yet dealt
+        face down and counted (``stock: {38}``; those known from a position given stay known),
+        and ``out:`` listing the cards that have left the table. ``Game(position=...)`` and
+        ``patience solve --position`` read it back and judge the chance to win from it."""
+        from rulesets.concealed import is_concealable, write_seen
+
+        hidden = self._states[-1].hidden if self._given_hidden else None
+        if not is_concealable(self._rules):
+            return self.position
+        return write_seen(self._setup.family, self._rules, self.state, hidden)
 
     @property
     def unseen(self) -> frozenset[Card]:
@@ -311,7 +328,9 @@ class Game:
                 raise OptionError(
                     "fewest_redeals needs every card known; a face-down stock has a chance to win, not a line"
                 )
-            return api.Chances(api.judge_position(self._setup, self._states[-1], bounds, samples, rng_seed, False))
+            from solver.api_face_down import Chances, judge_position
+
+            return Chances(judge_position(self._setup, self._states[-1], bounds, samples, rng_seed, False))
         fresh = not self._played  # from the deal itself: the record names its seed and cards
         outcome = solve_from(
             self._setup,
@@ -342,8 +361,9 @@ class Game:
         api.check_sampling(samples, rng_seed)
         bounds = limits(max_nodes, max_seconds, str(max_memory))
         if self._states[-1].hidden:
-            judged = api.judge_position(self._setup, self._states[-1], bounds, samples, rng_seed, True)
-            return api.chance_hints(judged)
+            from solver.api_face_down import chance_hints, judge_position
+
+            return chance_hints(judge_position(self._setup, self._states[-1], bounds, samples, rng_seed, True))
         return hints(self._setup, self.state, bounds)
 
     # --- pictures ------------------------------------------------------------------------------
@@ -401,7 +421,6 @@ def _read_face_down(
     known ones, then those turned up): after ``deal`` (``deal 7H``), else in ``drawn``; the last
     face-down card, the only one a move can then turn up, may go unnamed."""
     from rulesets.dealt import split_named, taken
-    from rulesets.notation import is_deal
     from solver.chance import turned_up, unseen
 
     position, rules = game._states[-1], game._rules
@@ -419,24 +438,26 @@ def _read_face_down(
     move = Move(move_text(game._setup, position, value), value)  # 'deal': the cards are unknown
     hidden = unseen(rules, position)
     takes = taken(rules, position.state, value)  # the known cards first, then as many face down
-    known = takes[: len(takes) - count]
     if written is None and drawn is None and (len(hidden) == 1 or not needed):
         return move, (hidden if len(hidden) == 1 else None)
-    example = "'deal " + " ".join(NAME[code] for code in (*known, *hidden[:count])) + "'"
-    how = f"e.g. {example}" if is_deal(text) else "with drawn=[...]"
-    plural = "" if count == 1 else "s"
-    takes_what = (
-        f"turns up {count} face-down card{plural}"
-        if not known
-        else f"takes {len(takes)} cards from the stock ({_names(known)} known, then {count} face down)"
-    )
-    cards = (
-        "the card drawn"
-        if len(takes) == 1
-        else f"the {len(takes)} cards {'it takes' if known else 'drawn'}, in the order they leave the stock"
-    )
+    return move, _drawn_codes(text, written, drawn, takes, hidden, count)
+
+
+def _drawn_codes(
+    text: str,
+    written: tuple[int, ...] | None,
+    drawn: Sequence[Card | str] | None,
+    takes: tuple[int, ...],
+    hidden: tuple[int, ...],
+    count: int,
+) -> tuple[int, ...]:
+    """The ``count`` face-down cards the move ``text`` turns up, as it names them (``written``
+    after ``deal``, else ``drawn``): every card it ``takes`` from the stock, the known ones first
+    and in their order, then cards of the ``hidden`` ones, each once."""
+    known = takes[: len(takes) - count]
+    wanted = _what_it_takes(text, takes, known, hidden, count)
     if written is None and drawn is None:
-        raise MoveError(f"move {text.strip()!r} {takes_what}: name {cards}, {how}")
+        raise MoveError(f"move {text.strip()!r} {wanted}")
     if written is None:
         if isinstance(drawn, str) or not isinstance(drawn, Sequence):
             from solver.errors import ArgumentTypeError
@@ -445,7 +466,7 @@ def _read_face_down(
         written = tuple(_code(card, text) for card in drawn)
     if len(written) != len(takes):
         named = f"{len(written)} card{'' if len(written) == 1 else 's'}"
-        raise MoveError(f"move {text.strip()!r} names {named}, and it {takes_what}: name {cards}, {how}")
+        raise MoveError(f"move {text.strip()!r} names {named}, and it {wanted}")
     if written[: len(known)] != known:
         raise MoveError(
             f"move {text.strip()!r}: the stock's next cards are {_names(known)}, known: name them first, "
@@ -461,7 +482,30 @@ def _read_face_down(
             f"move {text.strip()!r}: {_names(seen)} {'is' if len(seen) == 1 else 'are'} not face down; "
             f"the face-down cards are {_names(hidden)}"
         )
-    return move, codes
+    return codes
+
+
+def _what_it_takes(
+    text: str, takes: tuple[int, ...], known: tuple[int, ...], hidden: tuple[int, ...], count: int
+) -> str:
+    """What the move ``text`` takes from the stock and how to name it, for a message: ``turns up
+    1 face-down card: name the card drawn, e.g. 'deal 7H'``."""
+    from rulesets.notation import is_deal
+
+    example = "'deal " + " ".join(NAME[code] for code in (*known, *hidden[:count])) + "'"
+    how = f"e.g. {example}" if is_deal(text) else "with drawn=[...]"
+    plural = "" if count == 1 else "s"
+    takes_what = (
+        f"turns up {count} face-down card{plural}"
+        if not known
+        else f"takes {len(takes)} cards from the stock ({_names(known)} known, then {count} face down)"
+    )
+    cards = (
+        "the card drawn"
+        if len(takes) == 1
+        else f"the {len(takes)} cards {'it takes' if known else 'drawn'}, in the order they leave the stock"
+    )
+    return f"{takes_what}: name {cards}, {how}"
 
 
 def _names(codes: Sequence[int]) -> str:

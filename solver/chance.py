@@ -9,6 +9,10 @@ many of those there are. Two figures answer for it:
   player's choice, who maximises the chance to win. The table is keyed on the layout plus the
   stock as known (the known cards in order, the unseen ones as a set). Where one card or none is
   face down, the order is known and the game's own search (passed in as ``decide``) answers.
+  Where the rules never tell apart the cards of a class (:class:`solver.protocol.Classed`:
+  Baroness and Thirteens look at ranks only), positions are keyed by class, and a chance node
+  turns up ordered tuples of classes, each weighted by the ordered tuples of cards it stands for
+  (:func:`class_outcomes`).
 - :func:`hindsight`: the share of the stock's orders under which the position can be won with
   every card known (perfect-information sampling): an upper bound of the chance. Every order is
   counted where there are at most as many as the samples asked for; otherwise orders are drawn
@@ -27,7 +31,7 @@ from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import Any, NamedTuple
 
 from solver.draws import Draw
-from solver.protocol import Concealable
+from solver.protocol import Concealable, card_classes
 from solver.result import Limits
 from solver.table import dict_bytes, dict_peak_bytes, object_bytes
 
@@ -94,6 +98,59 @@ def outcomes(game: Concealable[Any, Any], position: Concealed, move: Hashable) -
         yield Concealed(game.apply(game.with_stock(position.state, known + list(drawn) + rest), move), len(rest))
 
 
+#: Each card its own class: the table of a game without classes.
+IDENTITY = bytes(range(256))
+
+
+def class_outcomes(
+    game: Concealable[Any, Any], classes: bytes, position: Concealed, move: Hashable
+) -> Iterator[tuple[int, Concealed]]:
+    """:func:`outcomes` by class: one outcome for each ordered tuple of classes (``classes``
+    maps each card code to its class) that ``move`` can turn up, with how many ordered tuples
+    of cards it stands for (the product of the unseen cards left of each class as each is
+    drawn), in lexicographic order of classes. The outcome drawn for a tuple takes, of each
+    class, its lowest unseen card not yet drawn: one canonical representative, the same on the
+    compiled twin. Each card its own class (:data:`IDENTITY`), these are :func:`outcomes`, each
+    weighed 1, in the same order. A deal of five from 47 cards of 13 ranks is at most 13**5
+    tuples of ranks instead of 184 million of cards."""
+    count = turned_up(game, position, move)
+    if count == 0:
+        yield 1, Concealed(game.apply(position.state, move), position.hidden)
+        return
+    stock = list(game.stock(position.state))
+    known, hidden = stock[: len(stock) - position.hidden], stock[len(stock) - position.hidden :]
+    kinds = sorted({classes[card] for card in hidden})
+    members = [[card for card in hidden if classes[card] == kind] for kind in kinds]  # each sorted
+    left = [len(cards) for cards in members]
+    drawn: list[int] = []
+
+    def draws(weight: int) -> Iterator[tuple[int, tuple[int, ...]]]:
+        if len(drawn) == count:
+            yield weight, tuple(drawn)
+            return
+        for index, cards in enumerate(members):
+            many = left[index]
+            if many:
+                drawn.append(cards[len(cards) - many])  # the lowest of the class not yet drawn
+                left[index] -= 1
+                yield from draws(weight * many)
+                left[index] += 1
+                drawn.pop()
+
+    for weight, tuple_drawn in draws(1):
+        rest = [card for card in hidden if card not in tuple_drawn]  # still sorted
+        state = game.with_stock(position.state, known + list(tuple_drawn) + rest)
+        yield weight, Concealed(game.apply(state, move), len(rest))
+
+
+def class_key(game: Concealable[Any, Any], keyed: Concealable[Any, Any], classes: bytes, position: Concealed) -> bytes:
+    """:func:`information_key` by class: the layout's key as ``keyed`` writes it (cards as their
+    classes), the stock as known with each card written as its class, and how many are unseen.
+    With ``keyed`` the game itself and :data:`IDENTITY`, :func:`information_key`."""
+    stock = bytes(game.stock(position.state)).translate(classes)
+    return keyed.key(position.state) + b"\xfe" + stock + bytes((position.hidden,))
+
+
 def information_key(game: Concealable[Any, Any], position: Concealed) -> bytes:
     """The layout's key, then the stock as far as it is known: the known cards in order and the
     unseen ones as a set (sorted), and how many are unseen."""
@@ -137,6 +194,9 @@ class _Expectimax:
 
     def __init__(self, game: Concealable[Any, Any], decide: Decide, limits: Limits) -> None:
         self.game, self.decide, self.limits = game, decide, limits
+        classed = card_classes(game)
+        # By class where the rules never tell a class's cards apart (solver.protocol.Classed).
+        self.classes, self.keyed = (IDENTITY, game) if classed is None else classed
         self.values: dict[bytes, float] = {}
         self.path: dict[bytes, int] = {}
         self.nodes = 0
@@ -170,9 +230,9 @@ class _Expectimax:
         if limits.max_nodes is not None and before + nodes > limits.max_nodes:
             raise _Stop("max_nodes")
         self.nodes += nodes
-        if limits.max_seconds is not None and (
-            self.nodes // _CHECK_EVERY != before // _CHECK_EVERY or nodes > 1
-        ):  # a look at the clock costs as much as a small expansion: every so often
+        # A look at the clock costs as much as a small expansion: every _CHECK_EVERY states, a
+        # search's among them (a search that takes long expands many).
+        if limits.max_seconds is not None and self.nodes // _CHECK_EVERY != before // _CHECK_EVERY:
             if time.process_time() - self.started > limits.max_seconds:
                 raise _Stop("max_seconds")
 
@@ -200,7 +260,7 @@ class _Expectimax:
         """The best chance to win from ``position``, and the shallowest path depth a cycle was
         cut at below it (infinity where none was: the value is then exact)."""
         game = self.game
-        key = information_key(game, position)
+        key = class_key(game, self.keyed, self.classes, position)
         known = self.values.get(key)
         if known is not None:
             return known, math.inf
@@ -236,14 +296,14 @@ class _Expectimax:
 
     def move_value(self, position: Concealed, move: Hashable, depth: int) -> tuple[float, float]:
         """The chance to win after ``move`` with best play (the mean over its equally likely
-        outcomes, divided once at the end: a sure win is 1.0, not 0.9999999999999997), and the
-        shallowest cut below it."""
+        outcomes, each tuple of classes weighed by the tuples of cards it stands for, divided once
+        at the end: a sure win is 1.0, not 0.9999999999999997), and the shallowest cut below it."""
         total, count, low = 0.0, 0, math.inf
-        for after in outcomes(self.game, position, move):
+        for weight, after in class_outcomes(self.game, self.classes, position, move):
             self._look()
             worth, cut = self.value(after, depth + 1)
-            total += worth
-            count += 1
+            total += weight * worth
+            count += weight
             low = min(low, cut)
         return min(total / count, 1.0), low
 
@@ -342,12 +402,15 @@ def hindsight(
     decide: Decide,
     limits: Limits,
     targets: Sequence[Hashable | None] = (None,),
+    budget: int | None = None,
 ) -> Sampled:
     """How many of the orders ``drawn`` leave the position winnable with every card known, for
     each of ``targets`` (None: the position; a move: after it), all on the same orders, drawn
     one at a time. ``limits`` bound each order's search; ``max_seconds`` bounds the orders as a
-    whole too (each search gets what is left): once they have taken it, no more orders are drawn
-    (at least one is searched), and the tallies count those searched."""
+    whole too (each search gets what is left), and so does ``budget``, a count of states: once
+    either is spent, no more orders are drawn (at least one is searched; the limit is then
+    "max_seconds" or "budget"), and the tallies count those searched. An order that the budget
+    cut short is left out (unless it is the first), as one not drawn."""
     started = time.process_time()
     counts = [[0, 0, 0] for _ in targets]
     nodes, stopped = 0, None
@@ -355,12 +418,24 @@ def hindsight(
         if limits.max_seconds is not None and done and time.process_time() - started > limits.max_seconds:
             stopped = "max_seconds"
             break
+        if budget is not None and done and nodes >= budget:
+            stopped = "budget"
+            break
         state = arranged(game, position, order)
-        for count, target in zip(counts, targets):
+        verdicts: list[bool | None] = []
+        for target in targets:
             left = limits
             if limits.max_seconds is not None:  # each search within what the orders have left
                 left = limits._replace(max_seconds=max(1e-3, limits.max_seconds - (time.process_time() - started)))
+            if budget is not None:  # and within the states they have left
+                room = max(1, budget - nodes)
+                left = left._replace(max_nodes=room if left.max_nodes is None else min(left.max_nodes, room))
             verdict, expanded = decide(state if target is None else game.apply(state, target), left)
             nodes += expanded
+            verdicts.append(verdict)
+        if done and budget is not None and nodes >= budget and None in verdicts:
+            stopped = "budget"  # the order the budget cut short is left out, as one not drawn
+            break
+        for count, verdict in zip(counts, verdicts):
             count[2 if verdict is None else 0 if verdict else 1] += 1
     return Sampled(tuple(Tally(*count) for count in counts), nodes, stopped)

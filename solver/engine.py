@@ -23,7 +23,7 @@ from solver.chance import Chance, ChanceStats, Concealed, Decide, Sampled, Tally
 from solver.chance import best_chance as chance_of
 from solver.chance import hindsight as hindsight_of
 from solver.proofs import Proofs, PythonProofs
-from solver.protocol import Concealable, CostedGame, Game
+from solver.protocol import Concealable, CostedGame, Game, card_classes
 from solver.replay import IllegalLine, checked, replay
 from solver.result import NO_LIMITS, Limits, SearchResult, Verdict
 
@@ -144,6 +144,7 @@ def hindsight(
     limits: Limits = NO_LIMITS,
     restart_nodes: int | None = search.RESTART_NODES,
     referee: bool = True,
+    budget: int | None = None,
 ) -> Sampled:
     """:func:`solver.chance.hindsight` for each of ``targets`` (None: the position itself; else
     one of its legal moves in ``rules``, judged after it), on the engine :func:`engine_for` names
@@ -152,11 +153,12 @@ def hindsight(
     through the rules. ``restart_nodes`` as :func:`depth_first` takes it (None: no restarts, so
     that a node limit cuts the same searches on both engines). Without ``referee`` the compiled
     core's wins are not replayed: for tallies that only rank a player's own choices, whose game
-    is replayed as a whole (the replay was most of their cost)."""
+    is replayed as a whole (the replay was most of their cost). ``budget`` bounds the states of
+    the orders as a whole (:func:`solver.chance.hindsight`)."""
     drawn = orders(unseen(rules, position), samples, seed)
     compiled = _chance_kernels(rules, searched)
     if compiled is None:
-        return hindsight_of(rules, position, drawn, decider(searched, restart_nodes), limits, targets)
+        return hindsight_of(rules, position, drawn, decider(searched, restart_nodes), limits, targets, budget)
     core, kernel, search_kernel = compiled
     moves = tuple(rules.moves(position.state)) if any(target is not None for target in targets) else ()
     indices = [0 if target is None else moves.index(target) + 1 for target in targets]
@@ -185,6 +187,7 @@ def hindsight(
         max_seconds=limits.max_seconds,
         max_memory=limits.max_memory,
         restart_nodes=restart_nodes,
+        budget=budget,
     )
     return Sampled(tuple(Tally(*count) for count in counts), nodes, limit)
 
@@ -228,7 +231,9 @@ def best_chance(
     ``searched``'s search (``restart_nodes`` as :func:`depth_first` takes it)."""
     moves = tuple(rules.moves(position.state)) if with_moves else ()
     compiled = _chance_kernels(rules, searched)
-    if compiled is None:
+    classed = card_classes(rules)
+    keys = None if classed is None else kernel_of(classed[1])
+    if compiled is None or (classed is not None and keys is None):
         return chance_of(rules, position, decider(searched, restart_nodes), limits, moves)
     core, kernel, search_kernel = compiled
     chance, judged, limit, stats = core.best_chance(
@@ -241,6 +246,8 @@ def best_chance(
         max_seconds=limits.max_seconds,
         max_memory=limits.max_memory,
         restart_nodes=restart_nodes,
+        keys=keys,  # by class (solver.protocol.Classed), as the Python walk is
+        classes=None if classed is None else classed[0],
     )
     return Chance(chance, tuple(zip(moves, judged)), limit, ChanceStats(*stats))
 

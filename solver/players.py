@@ -13,6 +13,7 @@ the values of choices come from :mod:`solver.engine` (either engine serves).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Hashable
 from typing import Any, ClassVar, NamedTuple, Protocol
 
@@ -164,19 +165,34 @@ EXACT_HIDDEN = 6
 EXACT_NODES = 20_000
 
 
+class OutOfBudget(Exception):
+    """A player stopped mid-game: its searches have spent what it was given (``limit``:
+    "budget", the states, or "max_seconds", the CPU clock's deadline)."""
+
+    def __init__(self, limit: str) -> None:
+        super().__init__(limit)
+        self.limit = limit
+
+
 class SamplingPlayer:
     """For each move, ``samples`` orders of the unseen cards, each solved with every card known;
     the move winning the most of them is played (the same orders for every move, drawn afresh
     each turn from a stream of the player's ``rng_seed`` keyed by the turn's number, counted
     from 0; ties go to :func:`careful_order`). Where few cards
     lie face down it plays by the exact best chance instead, and with one or none face down it
-    plays the search's line (a win, or the best score)."""
+    plays the search's line (a win, or the best score). Given ``max_nodes``, it raises
+    :class:`OutOfBudget` once its orders' searches have expanded that many states in all, and
+    given ``deadline`` once the CPU clock passes it (a game it cannot afford is stopped as soon
+    as that is known: solver.played)."""
 
     name: ClassVar[str] = "sampling"
 
-    def __init__(self, samples: int, rng_seed: int) -> None:
-        self.samples, self.rng_seed = samples, rng_seed
+    def __init__(
+        self, samples: int, rng_seed: int, max_nodes: int | None = None, deadline: float | None = None
+    ) -> None:
+        self.samples, self.rng_seed, self.max_nodes, self.deadline = samples, rng_seed, max_nodes, deadline
         self.turn = -1  # the number of the turn being played
+        self.nodes = 0  # the states its searches have expanded so far (what its games cost)
         self.plan: list[Hashable] = []
         self.planned_from: Any = None
 
@@ -197,13 +213,24 @@ class SamplingPlayer:
                 return exact
         return self._by_orders(view, ranked)
 
+    def _limits(self, nodes: int) -> Limits:
+        """A search's limits: ``nodes`` states, and the time left before the deadline (where one
+        was given; past it, :class:`OutOfBudget`)."""
+        if self.deadline is None:
+            return Limits(max_nodes=nodes)
+        left = self.deadline - time.process_time()
+        if left <= 0:
+            raise OutOfBudget("max_seconds")
+        return Limits(max_nodes=nodes, max_seconds=left)
+
     def _planned(self, view: View) -> Hashable | None:
         """The next move of the search's line (every card known, the last face-down one being
         the one card left): a win, else the best score found (the best there is, unless
         PLAN_NODES cut the search); None where the line's move is not offered."""
         state = view.position.state
         if self.planned_from != state or not self.plan or self.plan[0] not in view.moves:
-            found = engine.depth_first(view.searched, state, Limits(max_nodes=PLAN_NODES), NO_RESTARTS)
+            found = engine.depth_first(view.searched, state, self._limits(PLAN_NODES), NO_RESTARTS)
+            self.nodes += found.stats.nodes
             self.plan = list(found.best_line)
             if not self.plan or self.plan[0] not in view.moves:
                 self.plan = []
@@ -215,8 +242,9 @@ class SamplingPlayer:
     def _by_chance(self, view: View, ranked: list[Hashable]) -> Hashable | None:
         """The move with the best exact chance, or None where the search did not finish."""
         found = engine.best_chance(
-            view.rules, view.searched, view.position, Limits(max_nodes=EXACT_NODES), True, NO_RESTARTS
+            view.rules, view.searched, view.position, self._limits(EXACT_NODES), True, NO_RESTARTS
         )
+        self.nodes += found.stats.nodes
         if found.chance is None:
             return None
         chances = dict(found.moves)
@@ -228,7 +256,8 @@ class SamplingPlayer:
         wins counted are not replayed through the rules: they only rank the player's choices
         (its game is replayed as a whole), and the replay cost Thirteens 86% of its CPU."""
         seed = stream(SAMPLING_PLAYER, self.rng_seed, self.turn)
-        limits = Limits(max_nodes=ORDER_NODES)
+        limits = self._limits(ORDER_NODES)
+        room = None if self.max_nodes is None else self.max_nodes - self.nodes
         best, most = ranked[0], -1
         judged: set[bytes] = set()
         for move in ranked:
@@ -237,9 +266,17 @@ class SamplingPlayer:
                 if after in judged:  # the same tally as a move judged before, which came first
                     continue
                 judged.add(after)
-            (tally,) = engine.hindsight(
-                view.rules, view.searched, view.position, self.samples, seed, (move,), limits, NO_RESTARTS, False
-            ).tallies
+            sampled = engine.hindsight(
+                view.rules, view.searched, view.position, self.samples, seed, (move,), limits, NO_RESTARTS, False, room
+            )
+            self.nodes += sampled.nodes
+            if sampled.limit is not None:
+                raise OutOfBudget(sampled.limit)
+            if room is not None:
+                room -= sampled.nodes
+                if room <= 0:
+                    raise OutOfBudget("budget")
+            (tally,) = sampled.tallies
             worth = 2 * tally.won + tally.unknown
             if worth > most:
                 best, most = move, worth

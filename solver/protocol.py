@@ -104,3 +104,33 @@ class Concealable(Game[State, Move], Protocol):
         """``state`` with the same cards in its stock put in the order ``stock``; the rest of the
         layout unchanged."""
         ...
+
+
+class Classed(Concealable[State, Move], Protocol):
+    """A concealable game whose rules never tell apart the cards of one class (Baroness and
+    Thirteens look at ranks only, never at suits): two positions that differ only by a renaming
+    of cards within their classes have the same future, and so the same chance. The search over
+    unseen cards (:mod:`solver.chance`) then keys positions by class and turns up classes rather
+    than cards. Optional: a game without ``card_classes`` is searched card by card, and that is
+    always sound (Accordion and Amazons tell suits apart)."""
+
+    #: The class of each card code (256 bytes, indexed by code; the bytes of codes that are no
+    #: card are never read).
+    card_classes: bytes
+
+    def class_keyed(self) -> Concealable[State, Move]:
+        """The same rules on the same states (the same kernel layout, where compiled) whose
+        ``key`` writes each card as its class: equal for layouts that differ only by a renaming
+        of cards within classes. Only its ``key`` is used (and its kernel's)."""
+        ...
+
+
+def card_classes(game: Any) -> tuple[bytes, Concealable[Any, Any]] | None:
+    """The class table of ``game`` and its class-keyed twin (:class:`Classed`), or None where it
+    has no classes (each card is its own)."""
+    table = getattr(game, "card_classes", None)
+    if table is None:
+        return None
+    if len(table) != 256:
+        raise ValueError(f"a card class table has 256 bytes, not {len(table)}")
+    return bytes(table), game.class_keyed()

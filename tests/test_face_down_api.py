@@ -62,6 +62,7 @@ def _known_taken(game: solver.Game, move: solver.Move, count: int) -> list[str]:
     return [NAME[code] for code in takes[: len(takes) - count]]
 
 
+@pytest.mark.one_engine  # the board's bookkeeping: no search
 @pytest.mark.parametrize(
     "preset, position", [("parlett", PARLETT), ("baroness", BARONESS), ("baroness", BARONESS_FIVE)]
 )
@@ -228,14 +229,21 @@ def test_solve_and_hint_give_the_chance_fields_of_the_command_line(preset: str, 
     assert game.hint() == hints and sorted(h.move for h in hints) == sorted(str(m) for m in game.legal_moves)
 
 
+#: PARLETT with eleven cards face down: more orders (39,916,800) than the budget could count.
+PARLETT_ELEVEN = "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S {2C 3H 4C AH 2H JC 5H 8C 4S 5S 5C}"
+
+
 def test_samples_and_rng_seed_draw_the_orders() -> None:
-    few = solver.solve("parlett", position=PARLETT, samples=10, rng_seed=3)
+    few = solver.solve("parlett", position=PARLETT_ELEVEN, samples=10, rng_seed=3)
     assert isinstance(few, solver.api.Chances) and few.orders == 10 and not few.exact
     assert few.clairvoyant_low <= few.clairvoyant <= few.clairvoyant_high  # type: ignore[operator]
-    again = solver.Game("parlett", position=PARLETT).solve(samples=10, rng_seed=3)
+    again = solver.Game("parlett", position=PARLETT_ELEVEN).solve(samples=10, rng_seed=3)
     assert {**again.record(), "seconds": 0} == {**few.record(), "seconds": 0}
-    hints = solver.hint("parlett", position=PARLETT, samples=10, rng_seed=3)
+    hints = solver.hint("parlett", position=PARLETT_ELEVEN, samples=10, rng_seed=3)
     assert all(h.orders == 10 and not h.exact for h in hints)
+    # Five cards: their 120 orders are all counted whatever --samples asks for.
+    every = solver.solve("parlett", position=PARLETT, samples=10, rng_seed=3)
+    assert isinstance(every, solver.api.Chances) and every.orders == 120 and every.exact
     with pytest.raises(UserError, match="samples draws orders of a face-down stock"):
         solver.solve("parlett", seed=1, samples=10)
     with pytest.raises(UserError, match="rng_seed draws orders"):

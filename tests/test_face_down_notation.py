@@ -243,6 +243,9 @@ def test_a_deal_that_turns_up_a_face_down_card_is_written_deal() -> None:
     assert moves == ["deal"]
 
 
+# One engine: the command line's repeatability; the engines' equal figures for the same seed are
+# test_bracket's (this on the Python engine spent 25 s playing the bracket's lower side).
+@pytest.mark.one_engine
 def test_sampled_orders_are_repeatable_and_seeded() -> None:
     position = "row: KC 9D 8S QD 7C KH AS TD 2S | stock: {3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC 5H 8C 4S 5S 5C}"
     args = ("solve", "parlett", "--position", position, "--max-nodes", "1000", "--samples", "50", "--json")
@@ -253,6 +256,8 @@ def test_sampled_orders_are_repeatable_and_seeded() -> None:
     assert first["clairvoyant_low"] <= first["clairvoyant"] <= first["clairvoyant_high"]
 
 
+# One engine: reading what a player sees; what each engine answers from it is test_bracket's.
+@pytest.mark.one_engine
 @pytest.mark.parametrize("variant", WITH_STOCK)
 def test_every_preset_with_a_stock_answers_both_numbers_from_what_a_player_sees(variant: str) -> None:
     """A deal's opening typed as a player sees it: the table, and the stock as a count."""
@@ -262,10 +267,10 @@ def test_every_preset_with_a_stock_answers_both_numbers_from_what_a_player_sees(
     written = write_concealed(setup.legal, conceal(setup.legal, start, hidden))
     typed = written[: written.index("{")] + f"{{{hidden}}}" + written[written.index("}") + 1 :]
     for command in ("solve", "hint"):
-        ran = run(command, variant, "--position", typed, "--samples", "20", "--max-nodes", "20000", "--json")
+        ran = run(command, variant, "--position", typed, "--samples", "10", "--max-nodes", "2000", "--json")
         assert ran.exit_code == 0, ran.stderr
         record = json.loads(ran.stdout)
-        assert record["orders"] == 20 and record["exact"] is False
+        assert record["orders"] == 10 and record["exact"] is False
         assert record["clairvoyant_low"] <= record["clairvoyant_high"]
         assert record["chance"] is None or 0 <= record["chance"] <= record["clairvoyant_high"]
         assert "chance" in record and "clairvoyant" in record
@@ -307,3 +312,68 @@ def test_show_draws_the_stock_as_it_will_be_dealt(variant: str, known: int) -> N
     for ran in (solved, played):
         assert ran.exit_code == 0, ran.stderr
         assert _stock_drawn(ran.stdout.splitlines()) == wanted
+
+
+# --- as the player sees it ------------------------------------------------------------------------
+
+
+@pytest.mark.one_engine  # notation: no search
+@settings(max_examples=60)
+@given(preset=st.sampled_from(WITH_STOCK), seed=st.integers(1, 10**6), moves=st.integers(0, 80), data=st.data())
+def test_a_position_as_seen_reads_back_as_that_position_with_its_stock_face_down(
+    preset: str, seed: int, moves: int, data: st.DataObject
+) -> None:
+    """``write_seen`` (deal --as-seen, solve --show's 'as seen:', Game.position_as_seen) writes the
+    stock's undealt cards counted in braces and 'out:' for what left the table: read back, it is
+    the position with those cards face down, whatever the game, the deal and the moves played;
+    with fewer face down, the known ones stay written before the braces."""
+    from rulesets.concealed import write_seen
+
+    setup = Setup.of(preset)
+    rules = setup.legal
+    chooser = random.Random(seed)
+    state = rules.start(setup.deal(seed=seed))
+    for _ in range(moves):
+        legal = list(rules.moves(state))
+        if not legal:
+            break
+        state = rules.apply(state, chooser.choice(legal))
+    stock = len(rules.stock(state))  # type: ignore[attr-defined]
+    hidden = data.draw(st.integers(0, stock), label="hidden")
+    text = write_seen(setup.family, rules, state, hidden)
+    assert ("{" in text) == (hidden > 0) and ("out:" not in text or hidden > 0)
+    back = read_concealed(setup.family, rules, setup.title(), text)
+    assert back == conceal(rules, state, hidden)  # type: ignore[arg-type]
+    if hidden == stock:
+        assert write_seen(setup.family, rules, state) == text
+
+
+@pytest.mark.one_engine
+def test_deal_as_seen_prints_the_opening_as_the_player_sees_it() -> None:
+    assert run("deal", "parlett", "--seed", "3", "--as-seen").stdout == "row: KC | stock: {51}\n"
+    opening = run("deal", "baroness", "--seed", "5", "--as-seen").stdout.strip()
+    assert opening == "piles: AH / 8S / 2D / QS / 4C | grace: - | stock: {47}"
+    judged = json.loads(run("solve", "baroness", "--position", opening, "--json", "--samples", "20").stdout)
+    assert len(judged["unseen"]) == 47
+
+
+@pytest.mark.one_engine
+def test_solve_show_writes_each_position_as_seen_too() -> None:
+    shown = run("solve", "parlett", "--seed", "3", "--show").stdout.splitlines()
+    seen = [line.strip() for line in shown if line.strip().startswith("as seen: ")]
+    assert seen[:2] == ["as seen: row: KC | stock: {51}", "as seen: row: KC 2D | stock: {50}"]
+    assert len(seen) == 1 + sum(1 for line in shown if line[:3].strip().isdigit() and line[3:5] == ". ")
+    assert seen[-1] == "as seen: row: 5C | stock: -"  # the stock all dealt: nothing face down
+
+
+def test_game_position_as_seen_keeps_what_the_player_knows() -> None:
+    import solver
+
+    game = solver.Game("parlett", seed=3)
+    for move in ("deal 2D", "deal QC", "deal 7H"):
+        game.play(move)
+    assert game.position_as_seen == "row: KC 2D QC 7H | stock: {48}"
+    known = solver.Game("parlett", position="row: KC 2D | stock: QC 7H {48}")
+    assert known.position_as_seen == "row: KC 2D | stock: QC 7H {48}"
+    known.play("deal QC")
+    assert known.position_as_seen == "row: KC 2D QC | stock: 7H {48}"

@@ -91,26 +91,52 @@ def judge_command(
         lines += [f"       {line}" for line in picture.text(frozenset(), width=SHOW_WIDTH).splitlines()]
     lines.append(f"face down: {face_down} card{'' if face_down == 1 else 's'}, in an order nobody knows")
     lines += worth_text(judged.worth)
-    if judged.worth.chance is None:
-        lines.append("(raise --max-seconds or --max-nodes for the exact chance)")
-    if judged.worth.orders_limit is not None:
-        lines.append(f"({judged.worth.orders_limit} reached before every order asked for was searched)")
+    lines += _notes(judged, face_down)
     if with_moves and not judged.moves:
         lines.append("no legal move: the game is over here")
     for number, move in enumerate(judged.moves, 1):
         lines += [f"{number:3d}. {move.move}", f"       {_short(move.worth)}"]
-    lines.append(f"nodes: {judged.nodes}, {judged.seconds:.3f} CPU seconds for the exact chance")
+    if judged.worth.limit != "budget":
+        lines.append(f"nodes: {judged.nodes}, {judged.seconds:.3f} CPU seconds for the exact chance")
     print_whole("\n".join(lines))
     return 0
+
+
+def _notes(judged: Any, face_down: int) -> list[str]:
+    """Why a part of the answer is missing or short, and what would complete it."""
+    worth, notes = judged.worth, []
+    if worth.chance is None and worth.limit == "budget":
+        reach = judged.parts.reach
+        notes += [
+            f"(the exact chance was not tried: {face_down} cards face down, more than the {reach} it",
+            " answers within the default budget; give --max-seconds to try it)",
+        ]
+    elif worth.chance is None:
+        notes.append("(raise --max-seconds or --max-nodes for the exact chance)")
+    if worth.orders_limit == "budget":
+        notes += [
+            "(the default budget was spent before every order asked for was searched;",
+            " give --max-seconds for more)",
+        ]
+    elif worth.orders_limit is not None:
+        notes.append(f"({worth.orders_limit} reached before every order asked for was searched)")
+    return notes
 
 
 def _short(worth: Any) -> str:
     """A move's worth on one line of a hint (within 80 columns under its move)."""
     from solver.service.chances import percent
 
-    chance = "chance unknown" if worth.chance is None else f"chance {percent(worth.chance)}"
     share, low, high = worth.clairvoyant()
     orders = f"{worth.orders:,} {'order' if worth.orders == 1 else 'orders'}"
+    rate = worth.won_played()
+    if worth.chance is None and rate is not None:
+        seen = percent(share) if share is not None else f"{percent(low)} to {percent(high)}"
+        return (
+            f"chance {percent(rate[1])} to {percent(high)} (95%): played {percent(rate[0])} of "
+            f"{worth.played.games:,}, face up {seen} of {worth.orders:,}"
+        )
+    chance = "chance unknown" if worth.chance is None else f"chance {percent(worth.chance)}"
     if worth.every and share is not None:
         seen = f"face up {percent(share)} of {orders}"
     elif share is None:

@@ -10,6 +10,7 @@ from solver.cli.options import DEAL, GAME, LIMITS, POSITION, PROGRESS, RULES, SE
 
 if TYPE_CHECKING:
     from solver.service.hinting import Hint
+    from solver.service.setup import Setup
 
 
 def hint_command(
@@ -30,8 +31,6 @@ def hint_command(
 ) -> int | None:
     """Every legal move with what it leaves (won, lost or unknown, and the best score after it),
     best first. The limits apply to each move's search; a move cut by one says unknown."""
-    import json
-
     from solver.cli.solve import Deals, one_source, searching
     from solver.service.hinting import hints
     from solver.service.setup import Setup, limits
@@ -48,8 +47,16 @@ def hint_command(
     ((_, _, start, _),) = Deals(setup, seed, deal, None, position=position)
     with searching(progress, as_json)():
         found = hints(setup, start, bounds)
+    _print_hints(setup, start, found, as_json)
+    return None
+
+
+def _print_hints(setup: "Setup", start: Any, found: "list[Hint]", as_json: bool) -> None:
+    """The moves ``found`` from ``start``, printed as text (numbered, best first) or as the
+    ``--json`` record; with no move left, how the game ended there, which no move's verdict tells."""
+    import json
+
     rules, text = setup.game, setup.game.write_position(start)
-    # With no move left the position is an end: say how it ended, which no move's verdict tells.
     end = None if found else _end(rules.is_won(start), rules.score(start))
     if as_json:
         from solver.engine import engine_for
@@ -61,7 +68,7 @@ def hint_command(
             "engine": engine_for(setup.game),
         }
         print_whole(json.dumps({**record, "position": text, "end": end, "moves": [h.record() for h in found]}))
-        return None
+        return
     lines = [setup.title(), f"position: {text}"]
     if end is not None:
         score = [] if end["score"] is None else [f"{setup.family.score_label} {end['score']}"]
@@ -73,7 +80,6 @@ def hint_command(
     for number, found_hint in enumerate(found, 1):
         lines.append(f"{number:3d}. {found_hint.move:<{width}}  {_verdict(found_hint, setup.family.score_label)}")
     print_whole("\n".join(lines))  # whole: a Ctrl-C while a slow reader drains it cuts none
-    return None
 
 
 def _end(won: bool, score: int) -> dict[str, Any]:

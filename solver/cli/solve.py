@@ -69,12 +69,21 @@ def describe(*, game: str, as_json: bool = False) -> None:
     print(found)
 
 
-def deal(*, game: str, seed: int, variant: str | None = None, option: Sequence[str] = ()) -> None:
-    """Print the deal of a seeded game, first dealt first."""
+def deal(
+    *, game: str, seed: int, variant: str | None = None, option: Sequence[str] = (), as_seen: bool = False
+) -> None:
+    """Print the deal of a seeded game, first dealt first; ``as_seen``, its opening position as
+    the player sees it (the stock face down, in braces)."""
     from solver.service.setup import Setup
 
     setup = Setup.of(game, variant, option)
-    print(format_cards(setup.deal(seed=seed)))
+    cards = setup.deal(seed=seed)
+    if as_seen:
+        from rulesets.concealed import write_seen
+
+        print(write_seen(setup.family, setup.legal, setup.legal.start(cards)))
+        return
+    print(format_cards(cards))
 
 
 def solve_command(
@@ -219,7 +228,8 @@ def verify_command(
     'solve' proves it.)
     """
     from solver.service.setup import Setup
-    from solver.service.verification import check_record_is_for, read_solution, verify
+    from solver.service.solution_file import read_solution
+    from solver.service.verification import check_record_is_for, verify
 
     if STDIN == solution and STDIN in (deal, file):
         raise UsageError("only one of --solution, --deal and --file can read standard input ('-')")
@@ -410,19 +420,20 @@ def _outcome_lines(outcome: Outcome, show: bool, line: int | None = None) -> lis
 def _line_lines(outcome: Outcome, show: bool) -> list[str]:
     """The numbered moves of the solution (or best line); with ``show``, after each move the
     layout as one indented block (the places the move changed marked ``*``) and its position."""
-    game, result = outcome.setup.game, outcome.result
+    setup, result = outcome.setup, outcome.result
+    game = setup.game
     texts = outcome.line_text()
     title = "solution" if result.solution is not None else "line to the best score"
     lines = [f"{title} ({len(texts)} move{'' if len(texts) == 1 else 's'}):"]
     state = outcome.start
     if show:
-        lines += _layout_lines(game, state, frozenset())
+        lines += _layout_lines(setup, state, frozenset())
     for number, (text, move) in enumerate(zip(texts, result.best_line), 1):
         lines.append(f"{number:3d}. {text}")
         touched = game.touched(state, move)
         state = game.apply(state, move)
         if show:
-            lines += _layout_lines(game, state, touched)
+            lines += _layout_lines(setup, state, touched)
     return lines
 
 
@@ -430,10 +441,18 @@ def _line_lines(outcome: Outcome, show: bool) -> list[str]:
 SHOW_WIDTH = 73
 
 
-def _layout_lines(game: Any, state: Any, touched: frozenset[str]) -> list[str]:
-    """The picture of ``state`` indented under its move, then the position to paste back in."""
+def _layout_lines(setup: Any, state: Any, touched: frozenset[str]) -> list[str]:
+    """The picture of ``state`` indented under its move, then the position to paste back in:
+    with every card known, and (a game with a stock) as the player sees it, its stock face down
+    (for ``solve --position`` and ``hint --position`` to judge what is left to chance)."""
+    from rulesets.concealed import is_concealable, write_seen
+
+    game = setup.game
     lines = [f"       {line}" for line in game.picture(state).text(touched, width=SHOW_WIDTH).splitlines()]
-    return [*lines, f"       position: {game.write_position(state)}"]
+    lines.append(f"       position: {game.write_position(state)}")
+    if is_concealable(setup.legal):
+        lines.append(f"        as seen: {write_seen(setup.family, setup.legal, state)}")
+    return lines
 
 
 SEEDS = Argument(
@@ -447,7 +466,21 @@ SOURCES = (SEED, SEEDS, DEAL, FILE, POSITION)
 COMMANDS = (
     Command("games", games, (switch("--json", "as_json", "Print the games as one JSON array."),)),
     Command("describe", describe, (GAME, switch("--json", "as_json", "Print the description as one JSON object."))),
-    Command("deal", deal, (GAME, SEED.but_required(), *RULES)),
+    Command(
+        "deal",
+        deal,
+        (
+            GAME,
+            SEED.but_required(),
+            *RULES,
+            switch(
+                "--as-seen",
+                "as_seen",
+                "Print the opening position as the player sees it: the stock face down, its cards counted "
+                "in braces (what 'solve --position' judges as a chance).",
+            ),
+        ),
+    ),
     Command(
         "solve",
         solve_command,

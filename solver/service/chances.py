@@ -1,6 +1,8 @@
-"""What a position with a face-down stock is worth: the exact best chance to win (expectimax)
-and the share of the stock's orders that can be won with every card known (hindsight), for the
-position and for each of its legal moves. Joins the rulesets to :mod:`solver.chance`."""
+"""What a position with a face-down stock is worth: the exact best chance to win (expectimax),
+or where that is not found a bracket around it: from below, the win rate of a player who cannot
+see the stock (:mod:`solver.played`); from above, the share of the stock's orders that can be
+won with every card known (hindsight); for the position and for each of its legal moves. Joins
+the rulesets to :mod:`solver.chance`, within the budget of :mod:`solver.service.budget`."""
 
 from __future__ import annotations
 
@@ -14,9 +16,11 @@ from solver.chance import Chance, ChanceStats, Concealed, Tally, every_order, tu
 from solver.draws import CLAIRVOYANT, MOST_SEED, stream
 from solver.engine import best_chance, chance_engine, hindsight
 from solver.errors import OptionError
+from solver.played import Played, PlayedTally, play_orders
 from solver.result import Limits
+from solver.service.budget import Plan, orders_states, plan
 from solver.service.setup import Setup, number_text
-from solver.service.stats import rate_range
+from solver.service.stats import rate_range, wilson
 
 #: The orders drawn for ``clairvoyant`` unless ``--samples`` says otherwise: on the compiled core
 #: a few seconds at most for a Parlett or Baroness opening (see docs/face-down.md).
@@ -24,8 +28,9 @@ DEFAULT_SAMPLES = 1000
 #: The seed of the orders' draw unless ``--rng-seed`` says otherwise: the same command prints the
 #: same answer.
 DEFAULT_RNG_SEED = 1
-#: The CPU seconds the exact search gets when neither --max-nodes nor --max-seconds is given.
-DEFAULT_CHANCE_SECONDS = 5.0
+#: The orders first searched to judge whether every order fits the budget (where there are more
+#: than the samples asked for).
+PILOT_ORDERS = 100
 
 
 class Worth(NamedTuple):
@@ -39,6 +44,13 @@ class Worth(NamedTuple):
     every: bool
     #: The limit that stopped the orders before all those asked for were searched (None: none did).
     orders_limit: str | None = None
+    #: The games a player who cannot see the stock played from here (None: none were played).
+    played: PlayedTally | None = None
+    #: The player, and its settings, that played them.
+    player: str | None = None
+    player_settings: dict[str, Any] | None = None
+    #: The limit that stopped the games before as many orders as asked for were played.
+    played_limit: str | None = None
 
     @property
     def orders(self) -> int:
@@ -54,9 +66,18 @@ class Worth(NamedTuple):
         low, high = rate_range(won, unknown, self.orders)
         return (None if unknown else won / self.orders), low, high
 
+    def won_played(self) -> tuple[float, float, float] | None:
+        """The share of the played games won and its 95% Wilson interval (None: none played)."""
+        if self.played is None:
+            return None
+        low, high = wilson(self.played.won, self.played.games)
+        return self.played.won / self.played.games, low, high
+
     def fields(self) -> dict[str, Any]:
-        """The record's fields: chance, clairvoyant and its interval, orders, exact."""
+        """The record's fields: chance, clairvoyant and its interval, orders, exact, and the games
+        played (null where none were)."""
         share, low, high = self.clairvoyant()
+        rate = self.won_played()
         return {
             "chance": self.chance,
             "chance_limit": self.limit,
@@ -66,6 +87,13 @@ class Worth(NamedTuple):
             "orders": self.orders,
             "orders_limit": self.orders_limit,
             "exact": self.every and not self.tally.unknown,
+            "played": None if rate is None else rate[0],
+            "played_low": None if rate is None else rate[1],
+            "played_high": None if rate is None else rate[2],
+            "played_orders": None if self.played is None else self.played.games,
+            "played_limit": self.played_limit,
+            "player": self.player,
+            "player_settings": self.player_settings,
         }
 
 
@@ -89,6 +117,8 @@ class Judged(NamedTuple):
     moves: tuple[MoveWorth, ...]
     nodes: int
     seconds: float
+    #: How the budget was split (solver.service.budget).
+    parts: Plan | None = None
 
     def record(self) -> dict[str, Any]:
         """The JSON record of ``solve --json`` (and, with ``moves``, of ``hint --json``)."""
@@ -112,14 +142,6 @@ def _name(code: int) -> str:
     return NAME[code]
 
 
-def chance_limits(limits: Limits) -> Limits:
-    """The exact search's limits: the user's, or a default CPU budget where neither a node nor a
-    time limit was given (so that an answer, or null, comes within seconds)."""
-    if limits.max_nodes is None and limits.max_seconds is None:
-        return limits._replace(max_seconds=DEFAULT_CHANCE_SECONDS)
-    return limits
-
-
 def move_text(setup: Setup, position: Concealed, move: Hashable) -> str:
     """A move as the player writes it: a deal that turns up a face-down card is ``deal`` (the
     card is not known yet)."""
@@ -137,17 +159,21 @@ def judge(
     rng_seed: int | None = None,
     with_moves: bool = False,
 ) -> Judged:
-    """The position's worth and, ``with_moves``, every legal move's, best first; ``limits`` bound
-    the exact search as a whole (see :func:`chance_limits`) and each order's search, and
-    ``max_seconds`` the orders as a whole (:func:`solver.chance.hindsight`). ``samples``
-    and ``rng_seed`` default to DEFAULT_SAMPLES and DEFAULT_RNG_SEED, as solve and hint have them."""
+    """The position's worth and, ``with_moves``, every legal move's, best first, within the
+    default budget or ``limits`` (:func:`solver.service.budget.plan`). ``samples`` (the most
+    orders drawn, and the most played) and ``rng_seed`` default to DEFAULT_SAMPLES and
+    DEFAULT_RNG_SEED, as solve and hint have them."""
     samples = DEFAULT_SAMPLES if samples is None else samples
     rng_seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     check_draw(samples, rng_seed)
     game: Any = setup.legal
+    parts = plan(setup.variant, position.hidden, limits)
     moves = tuple(game.moves(position.state)) if with_moves else ()
-    sampled = hindsight(game, setup.game, position, samples, stream(CLAIRVOYANT, rng_seed), (None, *moves), limits)
-    every = every_order(position.hidden, samples)
+    targets = (None, *moves)
+    seed = stream(CLAIRVOYANT, rng_seed)
+    counted = _counted(setup, position, samples, seed, targets, parts)
+    sampled = hindsight(game, setup.game, position, counted, seed, targets, parts.orders, budget=parts.orders_states)
+    every = every_order(position.hidden, counted)
     tallies = sampled.tallies
     if every and sampled.limit is not None:  # the orders not reached are undecided, not left out
         total = math.factorial(position.hidden)
@@ -156,15 +182,57 @@ def judge(
         # No order can be won, after any move either: nor can a player who does not see them
         # (chance <= clairvoyant), and the exact search is spared.
         found = Chance(0.0, tuple((move, 0.0) for move in moves), None, ChanceStats(0, 0, 0, 0.0))
+    elif parts.exact is None:  # beyond what the exact search answers within its share
+        found = Chance(None, tuple((move, None) for move in moves), "budget", ChanceStats(0, 0, 0, 0.0))
     else:
-        found = best_chance(game, setup.game, position, chance_limits(limits), with_moves)
+        found = best_chance(game, setup.game, position, parts.exact, with_moves)
+    played = None
+    if found.chance is None:  # the bracket's lower side
+        played = play_orders(
+            game,
+            setup.game,
+            position,
+            targets,
+            samples,
+            seed,
+            rng_seed,
+            parts.played_states,
+            parts.played_seconds,
+            parts.move_states,
+        )
+
+    def worth(chance: float | None, index: int) -> Worth:
+        tally = None if played is None else played.tallies[index]
+        return Worth(chance, found.limit, tallies[index], every, sampled.limit, tally, *_player(played))
+
     judged = [
-        MoveWorth(move_text(setup, position, move), Worth(chance, found.limit, after, every, sampled.limit))
-        for (move, chance), after in zip(found.moves, tallies[1:])
+        MoveWorth(move_text(setup, position, move), worth(chance, index))
+        for index, (move, chance) in enumerate(found.moves, 1)
     ]
     judged.sort(key=_best_first)
-    worth = Worth(found.chance, found.limit, tallies[0], every, sampled.limit)
-    return Judged(setup, position, worth, tuple(judged), found.stats.nodes, found.stats.seconds)
+    return Judged(setup, position, worth(found.chance, 0), tuple(judged), found.stats.nodes, found.stats.seconds, parts)
+
+
+def _player(played: Played | None) -> tuple[str | None, dict[str, Any] | None, str | None]:
+    """The player of ``played``, its settings, and the limit that cut its games short."""
+    return (None, None, None) if played is None else (played.player, played.settings, played.limit)
+
+
+def _counted(setup: Setup, position: Concealed, samples: int, seed: int, targets: tuple[Any, ...], parts: Plan) -> int:
+    """The orders to search: ``samples`` (every order where there are no more), or every order
+    where there are more but the first PILOT_ORDERS drawn show that all of them would take at
+    most half the default budget's states for the orders (whatever limits were given, so the
+    choice is the same on any machine): a 7-card position's 5,040 orders, say, which a sample of
+    1,000 would only estimate."""
+    hidden, half = position.hidden, orders_states(setup.variant) // 2
+    if every_order(hidden, samples) or not every_order(hidden, half):
+        return samples  # all counted already, or more orders than states: never all
+    rules: Any = setup.legal
+    pilot = hindsight(rules, setup.game, position, PILOT_ORDERS, seed, targets, parts.orders, budget=half)
+    if pilot.limit is not None or any(tally.unknown for tally in pilot.tallies):
+        return samples
+    every = math.factorial(hidden)
+    return every if pilot.nodes * every <= PILOT_ORDERS * half else samples
 
 
 def check_draw(samples: int, rng_seed: int) -> None:
@@ -192,12 +260,26 @@ def percent(share: float) -> str:
 
 
 def worth_text(worth: Worth) -> list[str]:
-    """What a position or a move is worth, in words a player understands (two lines within 80
-    columns)."""
-    if worth.chance is None:
-        chance = f"chance to win with best play: not found within the limits ({worth.limit} reached)"
-    else:
+    """What a position or a move is worth, in words a player understands: the exact chance, or
+    where it was not found the bracket (a player's own result below, the clairvoyant's above),
+    then the figures the bracket comes from."""
+    if worth.chance is not None:
         chance = f"chance to win with best play: {percent(worth.chance)} (exact)"
+    else:
+        rate = worth.won_played()
+        if rate is None:
+            chance = f"chance to win with best play: not found within the limits ({worth.limit} reached)"
+        else:
+            high = worth.clairvoyant()[2]
+            chance = f"chance to win with best play: between {percent(rate[1])} and {percent(high)} (95%)"
+    lines = [chance]
+    rate = worth.won_played() if worth.chance is None else None
+    if rate is not None and worth.played is not None:
+        games = worth.played.games
+        lines += [
+            f"a player who cannot see the stock won {percent(rate[0])} of {games:,} drawn {_orders(games)}",
+            f"  (95%: {percent(rate[1])} to {percent(rate[2])}; {player_words(worth.player, worth.player_settings)})",
+        ]
     share, low, high = worth.clairvoyant()
     count = f"{worth.orders:,}"
     if worth.every and share is not None:
@@ -209,7 +291,14 @@ def worth_text(worth: Worth) -> list[str]:
         )
     else:
         seen = f"{percent(share)} of {count} sampled orders can be won (95%: {percent(low)} to {percent(high)})"
-    return [chance, f"with the stock turned face up, {seen}"]
+    return [*lines, f"with the stock turned face up, {seen}"]
+
+
+def player_words(name: str | None, settings: dict[str, Any] | None) -> str:
+    """The player of a bracket's lower side as a reader names it: ``the sampling player, 100
+    orders a move``."""
+    samples = (settings or {}).get("samples")
+    return f"the {name} player" + ("" if samples is None else f", {samples:,} orders a move")
 
 
 def _orders(count: int) -> str:

@@ -1,6 +1,7 @@
 """Writing what a command produces (exports, plots, replay pages) without ever leaving half a
 file (a temporary file beside the target, renamed over it once complete), nor writing over a file
-the command reads."""
+the command reads; and any file name looked up (:func:`status`), a name the system cannot look up
+refused as one the user can fix."""
 
 from __future__ import annotations
 
@@ -13,9 +14,29 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, cast
 
-from solver.service.errors import OutputError
-from solver.service.file_safety import status
+from solver.errors import SYSTEM_REFUSALS
+from solver.service.errors import OutputError, SurveyError
 from solver.service.printing import Whole
+
+
+def status(path: Path, given_to: str = "") -> os.stat_result | None:
+    """The status of the file ``path`` names, None if there is none; a name the system cannot
+    look up (too long, a NUL in it, a directory that may not be searched) is refused, naming the
+    option it was ``given_to`` if any."""
+    try:
+        return path.stat()
+    except (FileNotFoundError, NotADirectoryError):
+        return None
+    except (OSError, ValueError) as error:
+        name = str(path) if len(str(path)) <= 60 else f"{str(path)[:40]}... ({len(str(path))} characters)"
+        fix = SYSTEM_REFUSALS.get(error.errno or 0, "give another name") if isinstance(error, OSError) else _NUL_FIX
+        given = given_to + " " if given_to else ""
+        reason = getattr(error, "strerror", None) or error
+        raise SurveyError(f"{given}{name!r}: cannot look this file name up ({reason}); {fix}") from None
+
+
+#: A name with a NUL character in it (a ValueError, not the system's refusal).
+_NUL_FIX = "give a name without a NUL character"
 
 
 def check_writable(inputs: Sequence[Path], targets: dict[str, str | None], inputs_are: str) -> None:

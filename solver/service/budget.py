@@ -1,0 +1,96 @@
+"""The default budget of a face-down answer, and how it is split between its three parts: the
+exact chance, the clairvoyant orders (the upper side) and the played games (the lower side).
+
+Without ``--max-seconds`` or ``--max-nodes`` the exact search is tried only where the position's
+face-down cards are within what it was measured to answer in its share of CPU seconds (an
+all-or-nothing figure: where it comes, it is the same on any machine), and the two sampled parts
+each get a count of states, so that the same command draws and plays the same orders on any
+machine and on both engines. docs/face-down.md ("What it costs") says what each share buys.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from solver.result import Limits
+
+#: The CPU seconds of the exact search where the default budget tries it.
+EXACT_SECONDS = 1.0
+#: The CPU seconds of the clairvoyant orders as a whole, and of the played games as a whole (the
+#: player's first games included), each counted in states at the preset's measured rate.
+ORDERS_SECONDS = 1.5
+PLAYED_SECONDS = 2.5
+#: What a move played costs beyond its player's searches (the rules in Python offering the moves
+#: and playing one: 12 to 53 microseconds measured), in seconds, counted in states likewise.
+MOVE_SECONDS = 30e-6
+
+#: The states each preset's full-information searches expand a CPU second on the compiled core,
+#: from the orders of a deal's opening (``python benchmarks/face_down.py``, column "states/s",
+#: 2026-12-05, a 2-core machine shared with other work; docs/face-down.md): what turns the
+#: budget's seconds into states. A preset whose searches are short runs below its rate here, so
+#: its share holds more orders than it needs.
+STATES_PER_SECOND = {
+    "parlett": 10_300_000,
+    "idle-year": 8_000_000,
+    "self-working": 9_600_000,
+    "baroness": 3_100_000,
+    "baroness-classic": 2_700_000,
+    "baroness-pysol": 2_000_000,
+    "thirteens": 780_000,
+    "nizhni-novgorod": 5_400_000,
+    "amazons": 3_400_000,
+    "amazons-dick": 2_600_000,
+    "amazons-mms": 870_000,
+    "amazons-pysol": 340_000,
+}
+
+#: The most face-down cards whose exact chance each preset answered within EXACT_SECONDS on the
+#: compiled core (``python benchmarks/face_down.py --budgets 1,60``, 2026-12-05; docs/face-down.md);
+#: a position with more is not tried by default. Options beyond a preset take their preset's.
+EXACT_REACH = {
+    "parlett": 9,
+    "idle-year": 9,
+    "self-working": 9,
+    "baroness": 7,
+    "baroness-classic": 8,
+    "baroness-pysol": 7,
+    "thirteens": 18,
+    "nizhni-novgorod": 9,
+    "amazons": 4,
+    "amazons-dick": 4,
+    "amazons-mms": 4,
+    "amazons-pysol": 8,
+}
+
+
+class Plan(NamedTuple):
+    """The limits of each part: the exact search's (None: not tried, its face-down cards beyond
+    ``reach``), the orders' (and the states they take as a whole, None: no such bound), the
+    played games' states and CPU seconds as a whole, and the states a move played counts as."""
+
+    exact: Limits | None
+    orders: Limits
+    orders_states: int | None
+    played_states: int | None
+    played_seconds: float | None
+    move_states: int
+    reach: int | None
+
+
+def plan(variant: str, hidden: int, limits: Limits) -> Plan:
+    """The parts' limits for a position of ``variant`` with ``hidden`` cards face down: the
+    default budget where neither ``--max-seconds`` nor ``--max-nodes`` was given, else the
+    limits given (each part within them, as each part was before there was a budget)."""
+    rate = STATES_PER_SECOND[variant]
+    move = max(1, round(MOVE_SECONDS * rate))
+    if limits.max_nodes is not None or limits.max_seconds is not None:
+        played = None if limits.max_seconds is not None else round(PLAYED_SECONDS * rate)
+        return Plan(limits, limits, None, played, limits.max_seconds, move, None)
+    reach = EXACT_REACH[variant]
+    exact = limits._replace(max_seconds=EXACT_SECONDS) if hidden <= reach else None
+    return Plan(exact, limits, round(ORDERS_SECONDS * rate), round(PLAYED_SECONDS * rate), None, move, reach)
+
+
+def orders_states(variant: str) -> int:
+    """The states the default budget gives the clairvoyant orders of ``variant``."""
+    return round(ORDERS_SECONDS * STATES_PER_SECOND[variant])

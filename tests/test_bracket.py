@@ -1,0 +1,184 @@
+"""The bracket of a face-down position: a player who cannot see the stock below, the clairvoyant
+share above. Held on small decks to the exact chance: the player's rate over every order (a
+fixed policy that never sees a card before it is dealt) never passes it, every order the player
+wins is one the clairvoyant wins, and the budget's figures are the same for the same seed, on
+both engines."""
+
+import itertools
+import json
+import math
+import os
+from typing import Any
+
+import pytest
+
+from rulesets.concealed import presets_with_stock
+from solver import engine as engines
+from solver.chance import Concealed, arranged, unseen
+from solver.draws import CLAIRVOYANT, Draw, stream
+from solver.engine import NO_EXTENSIONS
+from solver.played import LADDER, play_orders
+from solver.players import CarefulPlayer, SamplingPlayer, play_out
+from solver.result import Limits
+from solver.service.budget import EXACT_REACH, STATES_PER_SECOND
+from solver.service.chances import judge
+from solver.service.setup import Setup
+from solver.service.stats import wilson
+from tests.helpers import run_cli
+from tests.test_chance import baroness_endgame, dealt_accordion, exact
+
+#: Small positions whose exact chance is known at once: (kind, variant or preset, seed, hidden).
+SMALL = [
+    ("accordion", "parlett", 3, 4),
+    ("accordion", "parlett", 11, 5),
+    ("accordion", "idle-year", 7, 5),
+    ("accordion", "self-working", 5, 4),
+    ("baroness", "baroness", 1, 7),
+    ("baroness", "baroness", 3, 7),
+]
+#: And a baroness-classic last deal: eight cards (40,320 orders) dealt at once.
+CLASSIC = ("baroness", "baroness-classic", 1, 8)
+
+
+def small(kind: str, name: str, seed: int, hidden: int) -> tuple[Setup, Concealed]:
+    if kind == "accordion":
+        return dealt_accordion(name, seed, hidden)
+    setup, position = baroness_endgame(seed, name)
+    assert position.hidden == hidden
+    return setup, position
+
+
+@pytest.mark.one_engine  # the players' searches are held to each other elsewhere (test_players)
+@pytest.mark.parametrize(("kind", "name", "seed", "hidden"), SMALL)
+@pytest.mark.parametrize("player", ["careful", "sampling"])
+def test_a_player_over_every_order_wins_no_more_than_the_chance(
+    kind: str, name: str, seed: int, hidden: int, player: str
+) -> None:
+    """A player is a fixed way of choosing from what it has seen, so its rate over every order
+    of the face-down cards is at most the best chance (exactly, not in a sample); every order it
+    wins can be won with every card known."""
+    setup, position = small(kind, name, seed, hidden)
+    rules: Any = setup.legal
+    chance = exact(setup, position)
+    decide = engines.decider(setup.game)
+    won = total = 0
+    for order in itertools.permutations(unseen(rules, position)):
+        state = arranged(rules, position, order)
+        made = SamplingPlayer(10, 1) if player == "sampling" else CarefulPlayer()
+        game = play_out(rules, setup.game, state, position.hidden, made)
+        if game.won:
+            assert decide(state, Limits())[0] is True, order
+        won += game.won
+        total += 1
+    assert total == math.factorial(hidden)
+    assert won / total <= chance + 1e-12
+
+
+@pytest.mark.parametrize(("kind", "name", "seed", "hidden"), [*SMALL, CLASSIC])
+def test_the_played_interval_and_the_clairvoyant_bracket_the_chance(
+    kind: str, name: str, seed: int, hidden: int
+) -> None:
+    """played_low <= chance <= clairvoyant_high, and played <= clairvoyant on the same orders
+    (the games are played on the clairvoyant's first orders: a won game is a won order)."""
+    setup, position = small(kind, name, seed, hidden)
+    rules: Any = setup.legal
+    chance = exact(setup, position)
+    seed_of = stream(CLAIRVOYANT, 4)
+    played = play_orders(rules, setup.game, position, (None,), 200, seed_of, 4, 2_000_000)
+    (tally,) = played.tallies
+    assert tally.games == 200 and played.limit is None
+    low, high = wilson(tally.won, tally.games)
+    assert low <= chance + 1e-12
+    (clairvoyant,) = engines.hindsight(rules, setup.game, position, 200, seed_of, (None,)).tallies
+    if math.factorial(hidden) > 200:  # the same 200 drawn orders
+        assert tally.won <= clairvoyant.won
+    judged = judge(setup, position, Limits(), rng_seed=4)
+    assert chance <= judged.worth.clairvoyant()[2] + 1e-12
+
+
+def test_each_order_a_player_wins_is_one_the_clairvoyant_wins() -> None:
+    """Order by order, on the orders the clairvoyant share draws: no game is won on an order
+    that cannot be won with every card known."""
+    setup, position = dealt_accordion("parlett", 8, 6)
+    rules: Any = setup.legal
+    draw, decide = Draw(stream(CLAIRVOYANT, 9)), engines.decider(setup.game)
+    for _ in range(60):
+        state = arranged(rules, position, draw.shuffled(unseen(rules, position)))
+        if play_out(rules, setup.game, state, position.hidden, SamplingPlayer(5, 9)).won:
+            assert decide(state, Limits())[0] is True
+
+
+#: Baroness deal 3 played at random to two deals from its end: 12 cards face down, beyond the
+#: exact search's reach within the default budget, and cheap for both engines' players.
+TWO_DEALS = (
+    "piles: AS 3C / 2D TH JS TC 9H / QC 4D QS QH 8D 6C KD / 7D 8S TS AC 7S / JH 9C 6D 3S | grace: - | "
+    "stock: {2C 4C 5C 8C JC AH 2H 3H 5H 4S 5S 9S}"
+)
+
+
+def bracket_record(*extra: str, samples: int = 300) -> dict[str, Any]:
+    run = run_cli("solve", "baroness", "--position", TWO_DEALS, "--json", "--samples", str(samples), *extra)
+    assert run.exit_code == 0, run.stderr
+    record: dict[str, Any] = json.loads(run.stdout)
+    return record
+
+
+@pytest.mark.one_engine
+def test_a_position_beyond_the_exact_reach_is_bracketed_within_the_default_budget() -> None:
+    record = bracket_record()
+    assert record["chance"] is None and record["chance_limit"] == "budget" and record["nodes"] == 0
+    assert record["player"] in {name for name, _ in LADDER}
+    assert 1 <= record["played_orders"] <= 300
+    assert record["played_low"] <= record["played"] <= record["played_high"]
+    assert record["played"] <= record["clairvoyant"] + 1e-12
+    assert record["played_low"] <= record["clairvoyant_high"]
+
+
+@pytest.mark.one_engine  # it runs the command on each engine itself
+def test_the_same_seed_gives_the_same_figures_on_both_engines() -> None:
+    """The budget is counted in states, not seconds: the same command plays and draws the same
+    orders on any machine, and on either engine (60 orders: the Python engine's games are slow)."""
+    records = []
+    before = os.environ.get(NO_EXTENSIONS)
+    try:
+        for forced in ("", "1", ""):
+            os.environ[NO_EXTENSIONS] = forced
+            records.append({**bracket_record("--rng-seed", "5", samples=60), "seconds": 0, "engine": ""})
+    finally:
+        if before is None:
+            os.environ.pop(NO_EXTENSIONS, None)
+        else:
+            os.environ[NO_EXTENSIONS] = before
+    assert records[0] == records[1] == records[2]
+    assert records[0]["played_orders"] == 60 and records[0]["player"] == "sampling"
+    assert records[0] != {**bracket_record("--rng-seed", "6", samples=60), "seconds": 0, "engine": ""}
+
+
+@pytest.mark.one_engine
+def test_a_hints_moves_are_played_on_the_same_orders() -> None:
+    run = run_cli("hint", "baroness", "--position", TWO_DEALS, "--json", "--samples", "200")
+    record = json.loads(run.stdout)
+    assert len(record["moves"]) >= 1
+    assert {move["played_orders"] for move in record["moves"]} == {record["played_orders"]}
+    assert {move["player"] for move in record["moves"]} == {record["player"]}
+
+
+@pytest.mark.one_engine
+def test_the_bracket_in_words() -> None:
+    run = run_cli("solve", "baroness", "--position", TWO_DEALS, "--samples", "300")
+    lines = run.stdout.splitlines()
+    assert lines[3].startswith("chance to win with best play: between ") and lines[3].endswith(" (95%)")
+    assert lines[4].startswith("a player who cannot see the stock won ")
+    assert lines[6].startswith("with the stock turned face up, ")
+    assert "the exact chance was not tried: 12 cards face down, more than the 7 it" in run.stdout
+
+
+def test_where_the_exact_chance_is_found_it_stands_alone() -> None:
+    setup, position = baroness_endgame(1)
+    fields = judge(setup, position, Limits()).worth.fields()
+    assert fields["chance"] is not None
+    assert {fields[name] for name in ("played", "played_low", "played_high", "played_orders", "player")} == {None}
+
+
+def test_every_preset_with_a_stock_has_a_measured_reach_and_rate() -> None:
+    assert set(presets_with_stock()) == set(EXACT_REACH) == set(STATES_PER_SECOND)
