@@ -273,7 +273,7 @@ def survey_table(path: Any) -> list[tuple[Any, ...]]:
     import sqlite3
     from pathlib import Path
 
-    from solver.service.store import Store
+    from solver.surveys.store import Store
 
     # Opened to write first, as a rerun opens it: after a kill -9 SQLite then recovers the -wal's
     # last commit, which a read-only connection trusting the dead writer's -shm index may miss.
@@ -283,6 +283,39 @@ def survey_table(path: Any) -> list[tuple[Any, ...]]:
         return [(row.seed if row.line is None else row.line, *row[1:10], row.solver_version) for row in store.rows()]
     finally:
         store.close()
+
+
+#: The survey the fault and refusal tests run (tests/test_survey_faults.py, test_survey_refusals.py).
+FAULTS_SEEDS, FAULTS_TOTAL = "1-80", 80
+
+
+def stored_deals(path: Any) -> int:
+    """How many deals a survey file (perhaps being written) holds; 0 before it is made. The
+    connection is closed before this returns: one left open in the test's process across a
+    kill -9 of the writer keeps SQLite from recovering the writer's last commit from its -wal
+    (every connection of a process shares one lock), so a later read missed rows a rerun found."""
+    import contextlib
+    import sqlite3
+
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)) as db:
+            return int(db.execute("SELECT COUNT(*) FROM deals").fetchone()[0])
+    except sqlite3.OperationalError:  # not made yet, or its tables not yet written
+        return 0
+
+
+def faults_reference(tmp_path_factory: Any) -> tuple[Any, list[tuple[Any, ...]]]:
+    """An uninterrupted run of that survey (in this process): its file and its rows, which hold
+    every verdict."""
+    from solver.service.seeds import parse_seeds
+    from solver.surveys.running import SurveySpec, run_survey
+
+    spec = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
+    path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
+    assert run_survey(spec, parse_seeds(FAULTS_SEEDS), path).solved == FAULTS_TOTAL
+    rows = survey_table(path)
+    assert {row[5] for row in rows} == {"won", "lost", "unknown"}, "the sample should hold every verdict"
+    return path, rows
 
 
 def survey_args(out: Any, seeds: Any, *extra: str) -> list[str]:
@@ -314,6 +347,15 @@ def survey_deal_file(path: Any, seeds: range) -> Any:
     setup = Setup.of(SURVEY_GAME, SURVEY_VARIANT)
     path.write_text("".join(format_cards(setup.deal(seed=seed)) + "\n" for seed in seeds))
     return path
+
+
+def interruptible() -> None:
+    """Give a command a test will interrupt SIGINT's default disposition (``preexec_fn``): a test
+    run started in the background, where the shell has its commands ignore SIGINT, handed that
+    on, and Ctrl-C was ignored (the entry point rightly keeps an ignored SIGINT ignored)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def patience_command() -> list[str]:

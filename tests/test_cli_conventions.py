@@ -16,7 +16,7 @@ from solver.cli.application import COMMANDS
 
 PRESETS = [variant.name for family in families().values() for variant in family.variants]
 #: Lines kept whole however long, to be pasted back: a deal, a position.
-PASTEABLE = ("deal: ", "position: ")
+PASTEABLE = ("deal: ", "position: ", "as seen: ")
 
 
 def _fits(text: str) -> list[str]:

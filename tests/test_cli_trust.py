@@ -5,6 +5,7 @@ to internal errors or to messages naming something else."""
 from __future__ import annotations
 
 import csv
+import fcntl
 import io
 import json
 import os
@@ -12,13 +13,16 @@ import random
 import signal
 import site
 import sqlite3
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from helpers import error_line, patience_command, run_cli, survey_args
+from helpers import error_line, interruptible, patience_command, run_cli, stored_deals, survey_args
 
 from rulesets.cards import format_cards
 from solver.service.setup import Setup
@@ -48,6 +52,19 @@ def _reading(process: subprocess.Popen, path: Path) -> bool:
         return any(os.readlink(entry) == str(path) for entry in Path(f"/proc/{process.pid}/fd").iterdir())
     except OSError:
         return False
+
+
+def _held(pipe: Any) -> int:
+    """How many bytes the pipe ``pipe`` holds, unread."""
+    return struct.unpack("i", fcntl.ioctl(pipe.fileno(), termios.FIONREAD, b"\0" * 4))[0]
+
+
+def _stalled(pipe: Any) -> bool:
+    """Whether what the pipe ``pipe`` holds has stopped growing (over 50 ms): its writer, whose
+    output is larger than a pipe takes, waits for room."""
+    before = _held(pipe)
+    time.sleep(0.05)
+    return _held(pipe) == before > 0
 
 
 def _wait(condition, seconds: float = 30) -> None:
@@ -134,6 +151,7 @@ def test_an_endless_standard_input_is_surveyed_as_it_streams(tmp_path, jobs):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=interruptible,
     )
     assert process.stdin is not None
     process.stdin.write(_deals(40))
@@ -141,11 +159,7 @@ def test_an_endless_standard_input_is_surveyed_as_it_streams(tmp_path, jobs):
     stored, deadline = 0, time.monotonic() + 60
     while stored < 40 and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.1)
-        try:
-            with sqlite3.connect(f"file:{out}?mode=ro", uri=True, timeout=5) as db:
-                stored = db.execute("SELECT COUNT(*) FROM deals").fetchone()[0]
-        except sqlite3.OperationalError:
-            pass
+        stored = stored_deals(out)
     process.send_signal(signal.SIGINT)
     output, errors = process.communicate(timeout=60)
     assert stored == 40, (stored, errors)
@@ -164,11 +178,14 @@ def test_a_record_cut_by_ctrl_c_while_a_slow_reader_drains_it_is_whole(tmp_path)
     deals.write_text(_deals(300))
     command = [*patience_command(), "solve", "parlett", "--file", str(deals), "--json", "--max-nodes", "3000"]
     for trial in range(3):
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0, preexec_fn=interruptible
+        )
         assert process.stdout is not None
-        time.sleep(0.7)  # the pipe is full: the command waits in a write
+        # the pipe has taken all it can (records, more than the head read below): the command waits
+        _wait(lambda process=process: _held(process.stdout) >= 16384 and _stalled(process.stdout))
         head = process.stdout.read(1000 + 777 * trial)
-        time.sleep(0.3)  # it wrote what that made room for, and waits again
+        _wait(lambda process=process: _stalled(process.stdout))  # it wrote what that made room for, and waits
         process.send_signal(signal.SIGINT)
         rest, errors = process.communicate(timeout=60)
         *records, tail = (head + rest).split(b"\n")
@@ -278,7 +295,7 @@ def test_the_api_refuses_numbers_beyond_reading_as_its_documented_errors(tmp_pat
 @pytest.mark.parametrize("address", ["tls://127.0.0.1:9", "ucx://127.0.0.1:9", "inproc://nowhere"])
 def test_a_scheduler_of_another_kind_is_bad_input(tmp_path, address, monkeypatch):
     pytest.importorskip("distributed")
-    monkeypatch.setattr("solver.service.survey.DASK_CONNECT_TIMEOUT", "1s")
+    monkeypatch.setattr("solver.surveys.running.DASK_CONNECT_TIMEOUT", "1s")
     line = error_line(run_cli(*survey_args(tmp_path / "s.sqlite", "1-3", "--scheduler", address)))
     assert "Dask scheduler" in line and address in line and not list(tmp_path.iterdir()), line
 
@@ -323,17 +340,20 @@ def test_empty_survey_names_in_the_api_are_named_as_empty(tmp_path):
 def test_a_csv_row_cut_by_ctrl_c_while_a_slow_reader_drains_it_is_whole(tmp_path):
     """``report --csv -`` as the records of ``solve --json``: each row is written whole."""
     from solver.service.seeds import parse_seeds
-    from solver.service.survey import SurveySpec, run_survey
+    from solver.surveys.running import SurveySpec, run_survey
 
     out = tmp_path / "s.sqlite"
     run_survey(SurveySpec("accordion", "parlett", (), 50, None, 2 * 1024**3), parse_seeds("1-1500"), out)
     command = [*patience_command(), "report", str(out), "--csv", "-"]
     for trial in range(2):
-        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
+        process = subprocess.Popen(
+            command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0, preexec_fn=interruptible
+        )
         assert process.stdout is not None
-        time.sleep(0.7)  # the pipe is full: the command waits in a write
+        # the pipe has taken all it can (rows, more than the head read below): the command waits
+        _wait(lambda process=process: _held(process.stdout) >= 16384 and _stalled(process.stdout))
         head = process.stdout.read(999 + 777 * trial)
-        time.sleep(0.3)
+        _wait(lambda process=process: _stalled(process.stdout))  # and waits again
         process.send_signal(signal.SIGINT)
         rest, errors = process.communicate(timeout=60)
         text = (head + rest).decode()

@@ -89,6 +89,7 @@ def assert_scored_as_declared(family: Family, game: Any, state: Any) -> None:
     assert score == NO_SCORE or family.win_score <= score <= len(family.deck()), score
 
 
+@pytest.mark.one_engine  # the rulesets' own answers, state by state: no search
 @pytest.mark.parametrize("family, variant", VARIANTS, ids=[v for _, v in VARIANTS])
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(1, 10**6), size=st.integers(4, 8))

@@ -1,5 +1,5 @@
-"""docs/ says what the program says: the games' rules as `patience describe` prints them, and
-the players' games as `patience play` plays them.
+"""docs/ says what the program says: the games' rules as `patience describe` prints them, the
+players' games as `patience play` plays them, and the README's quick start what its commands print.
 
 Regenerate docs/games.md after changing a game's rules text with
 ``PATIENCE_WRITE_DOCS=1 python -m pytest tests/test_docs.py``.
@@ -105,6 +105,7 @@ def _steady(text: str) -> str:
     """Output with the CPU seconds, which differ from run to run, and the engine (the page's were
     printed on the compiled core, and the Python engine plays these games alike) masked."""
     text = re.sub(r"\d+ moves, [\d.]+ CPU seconds", "N moves, S CPU seconds", text)
+    text = re.sub(r"[\d.]+ CPU seconds for the exact chance", "S CPU seconds for the exact chance", text)
     text = re.sub(r'"engine": "(native|python)"', '"engine": E', text)
     return re.sub(r'"seconds": [\d.e-]+', '"seconds": S', text)
 
@@ -114,7 +115,9 @@ def test_the_players_page_prints_what_the_commands_print(tmp_path: Path) -> None
     """Every command shown in docs/players.md, run in turn from a copy of the examples, prints
     what the page shows (the CPU seconds aside)."""
     shutil.copytree(DOCS.parent / "examples", tmp_path / "examples")
+    (tmp_path / "out").mkdir()  # $out, the folder the page's files go to
     environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    environment["out"] = str(tmp_path / "out")
     sessions = _sessions((DOCS / "players.md").read_text(encoding="utf-8"))
     assert len(sessions) >= 8
     for session in sessions:
@@ -129,3 +132,93 @@ def test_the_players_page_prints_what_the_commands_print(tmp_path: Path) -> None
                 check=False,
             )
             assert _steady(ran.stdout) == _steady(shown), command
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["examples", "out"]  # nothing beside them
+
+
+@pytest.mark.one_engine
+def test_the_face_down_page_prints_what_the_commands_print() -> None:
+    """Every command shown in docs/face-down.md prints what the page shows (the CPU seconds
+    aside): the bracket's figures are counted in states, so they are the same on any machine."""
+    environment = {**os.environ, "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    sessions = _sessions((DOCS / "face-down.md").read_text(encoding="utf-8"))
+    assert len(sessions) >= 10
+    for session in sessions:
+        for command, shown in session:
+            ran = subprocess.run(
+                ["bash", "-c", command],
+                stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT,
+                text=True,
+                env=environment,
+                check=False,
+            )
+            assert _steady(ran.stdout) == _steady(shown), command
+
+
+# --- the README's quick start ----------------------------------------------------------------------
+
+
+def _quick_start() -> list[tuple[str, list[str]]]:
+    """The README's quick start: each command with the lines shown under it."""
+    readme = (DOCS.parent / "README.md").read_text(encoding="utf-8")
+    (block,) = re.findall(r"## Quick start\n.*?```\n(.*?)```", readme, re.DOTALL)
+    (session,) = _sessions(f"```\n{block}```")
+    return [(command, shown.splitlines()) for command, shown in session]
+
+
+def _shows(shown: list[str], printed: list[str]) -> bool:
+    """Whether ``printed`` is what ``shown`` shows: line for line, where a shown line ending in
+    `` ...`` is the start of the printed one, and a last line ``...`` stands for the lines after."""
+    if shown[-1:] == ["..."]:
+        shown, printed = shown[:-1], printed[: len(shown) - 1]
+    return len(shown) == len(printed) and all(
+        line == out or line.endswith(" ...") and out.startswith(line[:-3]) for line, out in zip(shown, printed)
+    )
+
+
+@pytest.mark.one_engine  # as the players' page: the Python engine prints these alike, but for its name
+def test_the_quick_start_prints_what_the_readme_shows(tmp_path: Path) -> None:
+    """The quick start run as written, in one shell, from a copy of the examples with the virtual
+    environment activated as the README says: each command succeeds and prints the lines shown
+    under it (its engine, the solver's version and timings aside; ``$out``, the folder made for
+    its files, named so), and its files go to that folder, none to the copy."""
+    copy, temporary = tmp_path / "copy", tmp_path / "tmp"
+    shutil.copytree(DOCS.parent / "examples", copy / "examples")
+    activate = copy / ".venv" / "bin" / "activate"
+    activate.parent.mkdir(parents=True)
+    activate.write_text(f'export PATH="{Path(sys.executable).parent}:$PATH"\n')  # what the venv's own does
+    temporary.mkdir()
+    before = sorted(copy.rglob("*"))
+    commands = _quick_start()
+    assert commands[0] == ("source .venv/bin/activate", []) and len(commands) >= 10
+    script = "".join(f"echo '@@@ {i}'\n{command}\necho \"@@@ exit $?\"\n" for i, (command, _) in enumerate(commands))
+    environment = {key: value for key, value in os.environ.items() if key not in ("VIRTUAL_ENV", "CI")}
+    environment.update(PATH="/usr/bin:/bin", TMPDIR=str(temporary))  # patience found through the activation
+    ran = subprocess.run(
+        ["bash", "-c", script + 'echo "@@@ out $out"'],
+        cwd=copy,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,  # as a terminal shows them, in the order written
+        text=True,
+        env=environment,
+        check=False,
+    )
+    # What the script printed: "@@@ i", command i's lines, "@@@ exit CODE", ..., then "@@@ out FOLDER".
+    _, *pieces = re.split(r"^@@@ (.*)\n", ran.stdout, flags=re.MULTILINE)
+    marks, texts = pieces[::2], pieces[1::2]
+    out = marks[-1].removeprefix("out ")
+    assert Path(out).parent == temporary, ran.stdout
+    printed = [_masked(text.replace(out, "$out")).splitlines() for mark, text in zip(marks, texts) if mark.isdigit()]
+    endings = [mark.split()[1] for mark in marks if mark.startswith("exit")]
+    for (command, shown), lines, ending in zip(commands, printed, endings, strict=True):
+        assert ending == "0", f"{command}\n" + "\n".join(lines)
+        assert _shows([_masked(line) for line in shown], lines), f"{command}\n" + "\n".join(lines)
+    assert sorted(copy.rglob("*")) == before  # nothing written beside the examples
+    assert (Path(out) / "replay.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert (Path(out) / "parlett.sqlite").exists()
+
+
+def _masked(text: str) -> str:
+    """:func:`_steady`, the solver's version, the engine a report names and a survey's rate masked."""
+    text = re.sub(r"solver \d+\.\d+\.\d+\S*, engine (native|python)", "solver V, engine E", _steady(text))
+    return re.sub(r"\([\d.]+ deals/s\)", "(R deals/s)", text)

@@ -179,7 +179,7 @@ def test_the_baroness_kernel_answers_as_its_ruleset_under_any_reductions(reducti
 @pytest.mark.one_engine
 @settings(max_examples=100)
 @given(
-    reductions=st.sampled_from(_subsets(frozenset({"kings", "balanced"}))),
+    reductions=st.sampled_from(_subsets(frozenset({"kings", "balanced", "suits"}))),
     places=st.integers(1, 16),
     deal=st.permutations(range(52)),
     size=st.integers(1, 52),

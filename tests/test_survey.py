@@ -22,6 +22,7 @@ from helpers import (
     SURVEY_VARIANT,
     interruptible,
     run_cli,
+    stored_deals,
     survey_args,
     survey_table,
     wilson_by_bisection,
@@ -148,14 +149,9 @@ def _start_and_stop(out: Path, how: int) -> tuple[subprocess.Popen, int, list[in
     deadline = time.monotonic() + 60
     stored = 0
     while time.monotonic() < deadline and process.poll() is None:
-        if out.exists():
-            try:
-                with sqlite3.connect(out, timeout=5) as db:
-                    stored = db.execute("SELECT COUNT(*) FROM deals").fetchone()[0]
-            except sqlite3.OperationalError:
-                stored = 0
-            if stored:
-                break
+        stored = stored_deals(out)
+        if stored:
+            break
         time.sleep(0.01)
     workers = _children(process.pid) if Path("/proc").is_dir() else []
     assert process.poll() is None and stored, f"the survey ended, or stored nothing in a minute: {process.returncode}"

@@ -5,13 +5,11 @@ against the number of workers)."""
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 import time
-from pathlib import Path
 
 import pytest
-from helpers import SURVEY_GAME, SURVEY_VARIANT, DaskCluster, patience_command, survey_table
+from helpers import SURVEY_GAME, SURVEY_VARIANT, DaskCluster, patience_command, stored_deals, survey_table
 
 from solver.service.seeds import parse_seeds
 from solver.surveys.running import SurveySpec, run_survey
@@ -25,14 +23,6 @@ SEEDS, TOTAL, NODES = "1-200", 200, 20000
 SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), NODES, None, 2 * 1024**3)
 
 
-def stored(out: Path) -> int:
-    try:
-        with sqlite3.connect(f"file:{out}?mode=ro", uri=True, timeout=5) as db:
-            return int(db.execute("SELECT COUNT(*) FROM deals").fetchone()[0])
-    except sqlite3.OperationalError:  # not made yet
-        return 0
-
-
 @pytest.mark.one_engine  # the cluster's machinery is the same on either engine (the Python engine's run is long)
 def test_a_cluster_of_separate_processes_survives_a_killed_worker_with_the_same_rows(tmp_path):
     reference = tmp_path / "jobs1.sqlite"
@@ -43,9 +33,9 @@ def test_a_cluster_of_separate_processes_survives_a_killed_worker_with_the_same_
                    "--max-nodes", str(NODES), "--out", str(out), "--scheduler", cluster.address, "--no-progress"]  # fmt: skip
         survey = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 120
-        while stored(out) == 0 and survey.poll() is None and time.monotonic() < deadline:
+        while stored_deals(out) == 0 and survey.poll() is None and time.monotonic() < deadline:
             time.sleep(0.05)
-        killed_at = stored(out)
+        killed_at = stored_deals(out)
         cluster.kill_worker()
         output, errors = survey.communicate(timeout=300)
     assert survey.returncode == 0, errors

@@ -33,6 +33,7 @@ from helpers import (
     patience_command,
     run_cli,
     snapshot,
+    stored_deals,
     survey_args,
     survey_deal_file,
     survey_table,
@@ -323,14 +324,9 @@ def _wait_for_rows(out: Path, process: subprocess.Popen, seconds: float = 60) ->
     """Wait until the survey has stored some deals; how many."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and process.poll() is None:
-        if out.exists():
-            try:
-                with sqlite3.connect(f"file:{out}?mode=ro", uri=True, timeout=5) as db:
-                    stored = db.execute("SELECT COUNT(*) FROM deals").fetchone()[0]
-                if stored:
-                    return stored
-            except sqlite3.OperationalError:
-                pass
+        stored = stored_deals(out)
+        if stored:
+            return stored
         time.sleep(0.05)
     raise AssertionError("the survey stored nothing")
 
