@@ -285,6 +285,14 @@ def survey_table(path: Any) -> list[tuple[Any, ...]]:
         store.close()
 
 
+def survey_spec(nodes: int = SURVEY_NODES) -> Any:
+    """The tests' survey of :data:`SURVEY_VARIANT`, as the command line builds it (no options, a
+    limit of ``nodes`` states a deal, the default memory bound)."""
+    from solver.surveys.running import SurveySpec
+
+    return SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), nodes, None, 2 * 1024**3)
+
+
 #: The survey the fault and refusal tests run (tests/test_survey_faults.py, test_survey_refusals.py).
 FAULTS_SEEDS, FAULTS_TOTAL = "1-80", 80
 
@@ -308,9 +316,9 @@ def faults_reference(tmp_path_factory: Any) -> tuple[Any, list[tuple[Any, ...]]]
     """An uninterrupted run of that survey (in this process): its file and its rows, which hold
     every verdict."""
     from solver.service.seeds import parse_seeds
-    from solver.surveys.running import SurveySpec, run_survey
+    from solver.surveys.running import run_survey
 
-    spec = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
+    spec = survey_spec()
     path = tmp_path_factory.mktemp("reference") / "reference.sqlite"
     assert run_survey(spec, parse_seeds(FAULTS_SEEDS), path).solved == FAULTS_TOTAL
     rows = survey_table(path)

@@ -9,10 +9,10 @@ import subprocess
 import time
 
 import pytest
-from helpers import SURVEY_GAME, SURVEY_VARIANT, DaskCluster, patience_command, stored_deals, survey_table
+from helpers import SURVEY_GAME, SURVEY_VARIANT, DaskCluster, patience_command, stored_deals, survey_spec, survey_table
 
 from solver.service.seeds import parse_seeds
-from solver.surveys.running import SurveySpec, run_survey
+from solver.surveys.running import run_survey
 
 pytest.importorskip("distributed", reason="the 'dask' extra is not installed")
 
@@ -20,7 +20,7 @@ pytest.importorskip("distributed", reason="the 'dask' extra is not installed")
 #: a run of a second or more, in chunks of up to two seconds' work after the first two deals,
 #: so that a worker killed at the first row stored is killed mid-run.
 SEEDS, TOTAL, NODES = "1-200", 200, 20000
-SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), NODES, None, 2 * 1024**3)
+SPEC = survey_spec(NODES)
 
 
 @pytest.mark.one_engine  # the cluster's machinery is the same on either engine (the Python engine's run is long)

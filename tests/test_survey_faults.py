@@ -36,6 +36,7 @@ from helpers import (
     stored_deals,
     survey_args,
     survey_deal_file,
+    survey_spec,
     survey_table,
 )
 
@@ -45,7 +46,7 @@ from solver.surveys.errors import SurveyBusy
 from solver.surveys.running import SurveySpec
 
 SEEDS, TOTAL = FAULTS_SEEDS, FAULTS_TOTAL
-SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
+SPEC = survey_spec()
 
 
 @pytest.fixture(scope="module")

@@ -22,6 +22,7 @@ from helpers import (
     snapshot,
     survey_args,
     survey_deal_file,
+    survey_spec,
     survey_table,
 )
 
@@ -30,9 +31,9 @@ from solver.errors import UserError
 from solver.service.deal_file import read_deal_file
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
-from solver.surveys.running import SurveySpec, Tally, run_survey
+from solver.surveys.running import Tally, run_survey
 
-SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
+SPEC = survey_spec()
 COUNT = 40
 
 

@@ -17,14 +17,12 @@ import pytest
 from helpers import (
     FAULTS_SEEDS,
     FAULTS_TOTAL,
-    SURVEY_GAME,
-    SURVEY_NODES,
-    SURVEY_VARIANT,
     error_line,
     faults_reference,
     run_cli,
     snapshot,
     survey_args,
+    survey_spec,
     survey_table,
 )
 
@@ -32,10 +30,10 @@ import solver
 from solver.errors import UserError
 from solver.service.seeds import parse_seeds
 from solver.surveys import store as store_module
-from solver.surveys.running import SurveySpec, run_survey
+from solver.surveys.running import run_survey
 
 SEEDS, TOTAL = FAULTS_SEEDS, FAULTS_TOTAL
-SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
+SPEC = survey_spec()
 
 
 @pytest.fixture(scope="module")

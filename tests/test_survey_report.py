@@ -12,7 +12,7 @@ from importlib.util import find_spec
 from pathlib import Path
 
 import pytest
-from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, error_line, run_cli, wilson_by_bisection
+from helpers import SURVEY_NODES, error_line, run_cli, survey_spec, wilson_by_bisection
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -22,7 +22,7 @@ from solver.surveys.row_codec import Row, encode
 from solver.surveys.running import Batch, SurveySpec, Tally
 from solver.surveys.store import Store
 
-SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)
+SPEC = survey_spec()
 
 
 def synthetic(path: Path, counts: dict[str, int], spec: SurveySpec = SPEC) -> list[Row]:

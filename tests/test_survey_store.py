@@ -16,7 +16,7 @@ import time
 from pathlib import Path
 
 import pytest
-from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, error_line, run_cli, snapshot
+from helpers import SURVEY_GAME, SURVEY_NODES, SURVEY_VARIANT, error_line, run_cli, snapshot, survey_spec
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -33,7 +33,7 @@ from solver.surveys.running import SurveySpec, run_survey
 from solver.surveys.store import Store, Stored
 
 DATA = Path(__file__).parent / "data"
-SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)
+SPEC = survey_spec()
 
 
 def lost(seed: int, engine: int = 1) -> Stored:

@@ -26,17 +26,18 @@ from helpers import (
     snapshot,
     survey_args,
     survey_deal_file,
+    survey_spec,
     survey_table,
 )
 
 import solver
 from solver.errors import UserError
 from solver.service.seeds import parse_seeds
-from solver.surveys.running import SurveySpec, run_survey
+from solver.surveys.running import run_survey
 from solver.surveys.store import Store
 
 SEEDS, TOTAL = "1-30", 30
-SPEC = SurveySpec(SURVEY_GAME, SURVEY_VARIANT, (), SURVEY_NODES, None, 2 * 1024**3)  # as the command line builds it
+SPEC = survey_spec()
 
 
 @pytest.fixture
