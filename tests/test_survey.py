@@ -332,8 +332,9 @@ def test_dask_cluster_stores_the_same_results(reference, tmp_path):
     distributed = pytest.importorskip("distributed")
     out = tmp_path / "dask.sqlite"
     run_survey(SPEC, parse_seeds("1-30"), out, jobs=1)  # resume a local run on the cluster
+    # The dashboard on a free port: two test processes asking for the default 8787 at once warned.
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
     ) as cluster:
         tally = run_survey(SPEC, parse_seeds(SEEDS), out, scheduler=cluster.scheduler_address)
     assert (tally.skipped, tally.solved) == (30, 120)

@@ -114,8 +114,9 @@ def test_two_jobs_store_the_same_rows_as_one(seeded, surveyed, deals, tmp_path):
 def test_a_dask_cluster_stores_the_same_rows(seeded, deals, tmp_path):
     distributed = pytest.importorskip("distributed")
     out = tmp_path / "dask.sqlite"
+    # The dashboard on a free port: two test processes asking for the default 8787 at once warned.
     with distributed.LocalCluster(
-        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None
+        n_workers=1, threads_per_worker=2, processes=False, dashboard_address=":0"
     ) as cluster:
         tally = run_survey(SPEC, read_deal_file(SPEC.setup(), str(deals)), out, scheduler=cluster.scheduler_address)
     assert tally.solved == COUNT and survey_table(out) == seeded
