@@ -139,12 +139,12 @@ def exact_switch_off() -> Iterator[None]:
     """The sampling player with no switch to the exact chance while this lasts: EXACT_HIDDEN set
     to 1, so it samples wherever two cards or more lie face down (with one or none the order is
     known, and it follows the search's line as before)."""
-    kept = players.EXACT_HIDDEN
-    players.EXACT_HIDDEN = 1
+    kept = players.SamplingPlayer.exact_hidden
+    players.SamplingPlayer.exact_hidden = 1
     try:
         yield
     finally:
-        players.EXACT_HIDDEN = kept
+        players.SamplingPlayer.exact_hidden = kept
 
 
 class Rate(NamedTuple):
@@ -223,7 +223,8 @@ def check(row: Row) -> None:
         if rate.interval(CHECK_Z)[0] > chance + EPSILON:
             abort(f"{name}: the {heading} player wins {rate}, above the best chance {chance!r}")
     exact_play = row.rates[DEFAULT_SAMPLING]
-    if row.hidden <= players.EXACT_HIDDEN and exact_play.every and abs(exact_play.share - chance) > EPSILON:
+    switched = row.hidden <= players.SamplingPlayer.exact_hidden
+    if switched and exact_play.every and abs(exact_play.share - chance) > EPSILON:
         abort(
             f"{name}: the {DEFAULT_SAMPLING} player plays by the exact chance here, "
             f"yet wins {exact_play}, not {chance!r}"

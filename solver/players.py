@@ -186,6 +186,9 @@ class SamplingPlayer:
     as that is known: solver.played)."""
 
     name: ClassVar[str] = "sampling"
+    #: The most face-down cards, and the states, of its switch to the exact chance.
+    exact_hidden: ClassVar[int] = EXACT_HIDDEN
+    exact_nodes: ClassVar[int] = EXACT_NODES
 
     def __init__(
         self, samples: int, rng_seed: int, max_nodes: int | None = None, deadline: float | None = None
@@ -207,7 +210,7 @@ class SamplingPlayer:
         if view.position.hidden <= 1:  # every card known: the search's line, else the careful move
             planned = self._planned(view)
             return ranked[0] if planned is None else planned
-        if view.position.hidden <= EXACT_HIDDEN:
+        if view.position.hidden <= self.exact_hidden:
             exact = self._by_chance(view, ranked)
             if exact is not None:
                 return exact
@@ -242,7 +245,7 @@ class SamplingPlayer:
     def _by_chance(self, view: View, ranked: list[Hashable]) -> Hashable | None:
         """The move with the best exact chance, or None where the search did not finish."""
         found = engine.best_chance(
-            view.rules, view.searched, view.position, self._limits(EXACT_NODES), True, NO_RESTARTS
+            view.rules, view.searched, view.position, self._limits(self.exact_nodes), True, NO_RESTARTS
         )
         self.nodes += found.stats.nodes
         if found.chance is None:
@@ -256,8 +259,6 @@ class SamplingPlayer:
         wins counted are not replayed through the rules: they only rank the player's choices
         (its game is replayed as a whole), and the replay cost Thirteens 86% of its CPU."""
         seed = stream(SAMPLING_PLAYER, self.rng_seed, self.turn)
-        limits = self._limits(ORDER_NODES)
-        room = None if self.max_nodes is None else self.max_nodes - self.nodes
         best, most = ranked[0], -1
         judged: set[bytes] = set()
         for move in ranked:
@@ -266,31 +267,136 @@ class SamplingPlayer:
                 if after in judged:  # the same tally as a move judged before, which came first
                     continue
                 judged.add(after)
-            sampled = engine.hindsight(
-                view.rules, view.searched, view.position, self.samples, seed, (move,), limits, NO_RESTARTS, False, room
-            )
-            self.nodes += sampled.nodes
-            if sampled.limit is not None:
-                raise OutOfBudget(sampled.limit)
-            if room is not None:
-                room -= sampled.nodes
-                if room <= 0:
-                    raise OutOfBudget("budget")
-            (tally,) = sampled.tallies
-            worth = 2 * tally.won + tally.unknown
+            worth, every = self._worth(view, view.position, move, seed)
             if worth > most:
                 best, most = move, worth
-                if tally.won == sum(tally):  # every order won: no move does better
+                if every:  # every order won: no move does better
+                    break
+        return best
+
+    def _worth(self, view: View, position: Concealed, move: Hashable, seed: int) -> tuple[int, bool]:
+        """Twice the drawn orders that ``move`` from ``position`` leaves winnable, plus those left
+        undecided, and whether it won every one; the states searched are counted against the
+        budget (:class:`OutOfBudget` once it is spent)."""
+        room = None if self.max_nodes is None else self.max_nodes - self.nodes
+        sampled = engine.hindsight(
+            view.rules, view.searched, position, self.samples, seed, (move,), self._limits(ORDER_NODES),
+            NO_RESTARTS, False, room,
+        )  # fmt: skip
+        self.nodes += sampled.nodes
+        if sampled.limit is not None:
+            raise OutOfBudget(sampled.limit)
+        if self.max_nodes is not None and self.nodes >= self.max_nodes:
+            raise OutOfBudget("budget")
+        (tally,) = sampled.tallies
+        return 2 * tally.won + tally.unknown, tally.won == sum(tally)
+
+
+#: The most positions the turn player follows a turn's lines to before it judges single moves
+#: as the sampling player does (a turn of Amazons' depot moves can reach thousands).
+TURN_POSITIONS = 256
+
+
+class End(NamedTuple):
+    """Where a line of moves that turns up no card may end a turn: the moves from the turn's
+    position, the position they reach, and the move that then turns up a card (None where the
+    line wins, or where no move is left)."""
+
+    line: tuple[Hashable, ...]
+    position: Concealed
+    reveal: Hashable | None
+
+
+class TurnPlayer(SamplingPlayer):
+    """The sampling player judging whole turns instead of single moves: every line of moves that
+    turns up no card, to each position from which a card may be turned up, is judged as one
+    choice on the same drawn orders, and the best line is played through to the card it turns
+    up. The sampling player judges a move as if, after it, the turn's later choices could each
+    be made knowing the order (strategy fusion): here every choice made before the next card is
+    seen is made once for all orders. From the next card on, the orders' searches still see
+    ahead; where few cards lie face down both play by the exact chance."""
+
+    name: ClassVar[str] = "turns"
+    exact_hidden: ClassVar[int] = 8
+    exact_nodes: ClassVar[int] = 1_000_000
+
+    def __init__(
+        self, samples: int, rng_seed: int, max_nodes: int | None = None, deadline: float | None = None
+    ) -> None:
+        super().__init__(samples, rng_seed, max_nodes, deadline)
+        self.line: list[Hashable] = []
+        self.line_at: bytes = b""  # the position where the line's next move is played
+
+    def _by_orders(self, view: View, ranked: list[Hashable]) -> Hashable:
+        here = _key(view.rules, view.position)
+        if not (self.line and self.line_at == here and self.line[0] in view.moves):
+            ends = _turn_ends(view)
+            if not ends:  # too many positions (or, in no game here, no end at all)
+                return super()._by_orders(view, ranked)
+            self.line = list(self._best(view, ends).line)
+        move = self.line.pop(0)
+        if not turned_up(view.rules, view.position, move):
+            after = Concealed(view.rules.apply(view.position.state, move), view.position.hidden)
+            self.line_at = _key(view.rules, after)
+        return move
+
+    def _best(self, view: View, ends: list[End]) -> End:
+        """The end whose card, turned up, leaves the most drawn orders winnable (a won end first;
+        ties to the end that clears most, then to the shortest line)."""
+        seed = stream(SAMPLING_PLAYER, self.rng_seed, self.turn)
+        rules = view.rules
+        ends.sort(key=lambda end: (rules.score(end.position.state), len(end.line)))
+        best, most = ends[0], -1
+        for end in ends:
+            if end.reveal is None:
+                if rules.is_won(end.position.state):
+                    return end
+                continue  # no move left: lost
+            worth, every = self._worth(view, end.position, end.reveal, seed)
+            if worth > most:
+                best, most = end, worth
+                if every:
                     break
         return best
 
 
+def _turn_ends(view: View) -> list[End] | None:
+    """Every end of the turn (:class:`End`), one for each position the turn's lines reach
+    (reached once, by its first line found), or None past TURN_POSITIONS positions."""
+    rules = view.rules
+    ends: list[End] = []
+    stack: list[tuple[Concealed, tuple[Hashable, ...]]] = [(view.position, ())]
+    reached = {_key(rules, view.position)}
+    while stack:
+        position, line = stack.pop()
+        moves = view.moves if not line else tuple(rules.moves(position.state))
+        for move in moves:
+            if turned_up(rules, position, move):
+                ends.append(End((*line, move), position, move))
+                continue
+            after = Concealed(rules.apply(position.state, move), position.hidden)
+            key = _key(rules, after)
+            if key in reached:
+                continue
+            reached.add(key)
+            if len(reached) > TURN_POSITIONS:
+                return None
+            if rules.is_won(after.state):
+                ends.append(End((*line, move), after, None))
+            else:
+                stack.append((after, (*line, move)))
+        if not moves and line:
+            ends.append(End(line, position, None))
+    return ends
+
+
 #: The players whose choices come from searches (a record names the engine they ran on).
-SEARCHING = frozenset({SamplingPlayer.name})
+SEARCHING = frozenset({SamplingPlayer.name, TurnPlayer.name})
 
 #: The players ``--player`` names, and how each is made from ``--samples`` and ``--rng-seed``.
 PLAYERS: dict[str, Any] = {
     RandomPlayer.name: lambda samples, rng_seed: RandomPlayer(rng_seed),
     CarefulPlayer.name: lambda samples, rng_seed: CarefulPlayer(),
     SamplingPlayer.name: SamplingPlayer,
+    TurnPlayer.name: TurnPlayer,
 }

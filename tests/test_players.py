@@ -26,7 +26,7 @@ from rulesets.concealed import is_concealable
 from rulesets.dealt import read_move
 from solver.chance import conceal, turned_up
 from solver.engine import NO_EXTENSIONS, compiled_chance
-from solver.players import PLAYERS, Player, View, play_out
+from solver.players import PLAYERS, SEARCHING, Player, View, play_out
 from solver.result import Limits, Verdict
 from solver.service.playing import PlayedGame, dealt, make_player, placed, play
 from solver.service.setup import Setup
@@ -55,20 +55,21 @@ SAMPLES = 5
 
 
 def player(name: str, rng_seed: int = 1) -> Player:
-    """A fresh player ``name`` (the sampling one drawing few orders; the careful one draws
+    """A fresh player ``name`` (those that search drawing few orders; the careful one draws
     nothing, so it takes no seed)."""
-    return make_player(name, SAMPLES if name == "sampling" else None, None if name == "careful" else rng_seed)
+    return make_player(name, SAMPLES if name in SEARCHING else None, None if name == "careful" else rng_seed)
 
 
 def seeds_of(preset: str, name: str) -> tuple[int, ...]:
-    """The deals each player plays of each preset in the tests that replay every line: a sampled
+    """The deals each player plays of each preset in the tests that replay every line (the turns
+    player, which searches as the sampling player does, its first deal only): a sampled
     baroness-pysol game costs 2 to 15 seconds on the Python engine (its orders stop at the node
     limit), so that one plays one cheap deal, lost (seed 10, won, takes 6 seconds). The Python
     engine, some 30 times slower, plays the first of them only (that both engines play each game
     alike is test_both_engines_play_the_same_sampled_game's)."""
-    if name == "sampling" and preset == "baroness-pysol":
+    if name in SEARCHING and preset == "baroness-pysol":
         return (27,)
-    seeds = (1, 2, 3) if name != "sampling" else (1, 2)
+    seeds = (1, 2, 3) if name not in SEARCHING else (1, 2) if name == "sampling" else (1,)
     return seeds[:1] if os.environ.get(NO_EXTENSIONS) else seeds
 
 
@@ -167,7 +168,7 @@ def test_deals_sharing_their_first_cards_are_played_alike_until_one_is_turned_up
     turns up a card the two stocks do not share (and the view after it differs where other cards
     were turned up)."""
     name = data.draw(st.sampled_from(list(PLAYERS)), label="player")
-    preset = data.draw(st.sampled_from(SAMPLED_CHEAPLY if name == "sampling" else STOCKED), label="preset")
+    preset = data.draw(st.sampled_from(SAMPLED_CHEAPLY if name in SEARCHING else STOCKED), label="preset")
     seed = data.draw(st.integers(1, 10**6), label="seed")
     setup = Setup.of(preset)
     rules: Any = setup.legal
@@ -326,7 +327,7 @@ def test_a_record_names_every_seed_that_decided_its_game(name: str) -> None:
     setup = Setup.of("parlett")
     records = {}
     for seed in (1, 3):
-        made = make_player(name, SAMPLES if name == "sampling" else None, seed, order_drawn=True)
+        made = make_player(name, SAMPLES if name in SEARCHING else None, seed, order_drawn=True)
         records[seed] = play(setup, placed(setup, setup.concealed(FACE_DOWN), seed), made).record()
     assert records[1]["moves"] != records[3]["moves"]
     for seed, record in records.items():

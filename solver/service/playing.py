@@ -34,7 +34,7 @@ def make_player(
     face-down order: ``order_drawn``). An OptionError names what is wrong."""
     if name not in PLAYERS:
         raise OptionError(f"no player {name!r}: choose one of {', '.join(PLAYERS)} (e.g. --player sampling)")
-    if samples is not None and name != "sampling":
+    if samples is not None and name not in SEARCHING:
         raise OptionError(f"--samples sets the orders the sampling player draws; the {name} player draws none")
     if rng_seed is not None and name == CarefulPlayer.name and not order_drawn:
         raise OptionError(
