@@ -620,3 +620,196 @@ def best_chance(
     stats = (walk.nodes, walk.values.count, walk.values.bytes_held(), _cpu_seconds() - walk.started)
     judged += [None] * (count - len(judged))
     return chance, judged, _LIMITS[walk.limit], stats
+
+
+# ----------------------------------------------------------------------------- information relaxation
+
+cdef class _Relaxation:
+    """solver.relaxation._Walk in C, stopping where a line crosses to at most ``reach`` face-down
+    cards (as the Python walk does by default): the charged outcome there is the expectimax's
+    chance of the move that crosses, from the position as the player knows it; its table is kept
+    across orders, the walk's own (full-information states, keyed by the rules' digest and the
+    face-down count) is made afresh for each order."""
+
+    cdef _Expectimax worth
+    cdef Kernel rules
+    cdef int reach
+    cdef _Values best
+    cdef uint64_t* path
+    cdef int path_room
+    cdef uint8_t* key_room
+    cdef uint8_t* concealed
+
+    def __cinit__(self, _Expectimax worth, int reach):
+        self.worth, self.rules, self.reach = worth, worth.rules, reach
+        self.path_room = 256
+        self.path = <uint64_t*>malloc(self.path_room * sizeof(uint64_t))
+        self.key_room = <uint8_t*>malloc(self.rules.key_size + 1)
+        self.concealed = <uint8_t*>malloc(self.rules.state_size)
+        if self.path == NULL or self.key_room == NULL or self.concealed == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.path)
+        free(self.key_room)
+        free(self.concealed)
+
+    cdef uint64_t digest(self, const uint8_t* state, int hidden) noexcept:
+        cdef int size = self.rules.key(state, self.key_room)
+        self.key_room[size] = <uint8_t>hidden
+        cdef uint64_t digest = patience_digest(self.key_room, size + 1)
+        return digest if digest else 1
+
+    cdef int known(self, const uint8_t* state, int hidden, int32_t move, bint moved, double* worth) except -1:
+        """The expectimax's chance of ``state`` (or of ``move`` from it, ``moved``) as the player
+        knows it: its face-down cards sorted (solver.chance.conceal)."""
+        cdef int length = 0, i, j, cut
+        cdef int at = self.rules.stock_span(state, &length) + length - hidden
+        cdef uint8_t held
+        memcpy(self.concealed, state, self.rules.state_size)
+        for i in range(at + 1, at + hidden):  # an insertion sort: a few dozen cards at most
+            held = self.concealed[i]
+            j = i - 1
+            while j >= at and self.concealed[j] > held:
+                self.concealed[j + 1] = self.concealed[j]
+                j -= 1
+            self.concealed[j + 1] = held
+        if not moved:
+            return self.worth.value(self.concealed, hidden, 0, worth, &cut)
+        self.worth.path[0] = 0  # no digest is 0: the position is not on the path of its move's walk
+        return self.worth.move_value(self.concealed, hidden, move, 0, worth, &cut)
+
+    cdef int order(self, const uint8_t* state, int hidden, double* worth) except -1:
+        """The best charged outcome of one order (``state`` holds it)."""
+        cdef int low
+        self.best = _Values(self.worth.memory)
+        try:
+            return self.walk(state, hidden, 0, worth, &low)
+        finally:
+            self.best = None
+
+    cdef int walk(self, const uint8_t* state, int hidden, int depth, double* worth, int* low) except -1:
+        """The best charged outcome from ``state`` into ``worth``, the shallowest cut below it into
+        ``low``; 1 where a limit stopped the walk (solver.relaxation._Walk.walk)."""
+        cdef double found, best = 0.0, one
+        cdef int i, count, cut, at_most = INFINITE_DEPTH, length = 0, after_length = 0, known, turned
+        cdef uint64_t* grown
+        low[0] = INFINITE_DEPTH
+        if self.rules.is_won(state):
+            worth[0] = 1.0
+            return 0
+        if hidden <= 1 or hidden <= self.reach:
+            return self.known(state, hidden, 0, False, worth)
+        cdef uint64_t digest = self.digest(state, hidden)
+        if self.best.get(digest, &found):
+            worth[0] = found
+            return 0
+        for i in range(depth):
+            if self.path[i] == digest:
+                worth[0] = 0.0
+                low[0] = i
+                return 0
+        if self.worth.count(1):
+            return 1
+        if depth >= self.path_room:
+            grown = <uint64_t*>realloc(self.path, 2 * self.path_room * sizeof(uint64_t))
+            if grown == NULL:
+                raise MemoryError()  # the old block is still held, and freed with the walk
+            self.path, self.path_room = grown, 2 * self.path_room
+        self.path[depth] = digest
+        self.rules.stock_span(state, &length)
+        known = length - hidden
+        cdef int32_t* moves = <int32_t*>malloc(sizeof(int32_t) * max(self.rules.max_moves, 1))
+        cdef uint8_t* child = <uint8_t*>malloc(self.rules.state_size)
+        if moves == NULL or child == NULL:
+            free(moves)
+            free(child)
+            raise MemoryError()
+        try:
+            count = self.rules.moves(state, moves)
+            for i in range(count):
+                self.rules.apply(state, moves[i], child)
+                self.rules.stock_span(child, &after_length)
+                turned = max(0, (length - after_length) - known)
+                cut = INFINITE_DEPTH
+                if turned and hidden - turned <= self.reach:  # crossing: the mean of V, charged
+                    if self.known(state, hidden, moves[i], True, &one):
+                        return 1
+                elif self.walk(child, hidden - turned, depth + 1, &one, &cut):
+                    return 1
+                if cut < at_most:
+                    at_most = cut
+                if one > best:
+                    best = one
+                    if best >= 1.0:
+                        break
+        finally:
+            free(moves)
+            free(child)
+        worth[0] = best
+        if best >= 1.0 or at_most >= depth:
+            if not self.best.put(digest, best):
+                self.worth.limit = MEMORY
+                return 1
+            return 0
+        low[0] = at_most
+        return 0
+
+
+def relaxed(
+    Kernel rules not None, Kernel search not None, bytes start not None, int hidden, int64_t samples,
+    uint64_t seed, bint every, int reach, max_nodes=None, max_seconds=None, max_memory=None,
+    restart_nodes=1000, Kernel keys=None, bytes classes=None,
+):
+    """solver.relaxation.relaxed in C: over every order of the ``hidden`` face-down cards of
+    ``start`` (``every``) or ``samples`` drawn from ``seed`` (as :func:`hindsight` takes them),
+    the mean of each order's best charged outcome, V the exact chance within ``reach`` face-down
+    cards (by class as :func:`best_chance` takes ``keys`` and ``classes``). The limits bound the
+    whole. Returns (total of the orders' outcomes, orders done, limit or None, states)."""
+    if (keys is None) != (classes is None):
+        raise ValueError("card classes need the kernel keyed by them, and that kernel its classes")
+    if classes is None:
+        keys, classes = rules, bytes(range(256))
+    elif len(classes) != 256 or keys.state_size != rules.state_size:
+        raise ValueError("card classes are 256 bytes, and their keys' kernel lays states out as the rules'")
+    cdef const uint8_t* root = rules._checked(start)
+    cdef int length = 0, i, j
+    cdef int offset = rules.stock_span(root, &length)
+    if not 0 <= hidden <= length or hidden > MOST_HIDDEN:
+        raise ValueError(f"a stock of {length} cards cannot hold {hidden} face down here")
+    cdef int at = offset + length - hidden
+    cdef _Expectimax worth = _Expectimax(rules, search, max_nodes, max_seconds, max_memory, restart_nodes, keys, classes)
+    cdef _Relaxation walk = _Relaxation(worth, reach)
+    cdef uint8_t sorted_cards[MOST_HIDDEN]
+    cdef uint8_t order[MOST_HIDDEN]
+    cdef uint8_t held
+    memcpy(sorted_cards, root + at, hidden)
+    for i in range(1, hidden):
+        held = sorted_cards[i]
+        j = i - 1
+        while j >= 0 and sorted_cards[j] > held:
+            sorted_cards[j + 1] = sorted_cards[j]
+            j -= 1
+        sorted_cards[j + 1] = held
+    memcpy(order, sorted_cards, hidden)
+    cdef uint8_t* arranged = <uint8_t*>malloc(rules.state_size)
+    if arranged == NULL:
+        raise MemoryError()
+    memcpy(arranged, root, rules.state_size)
+    cdef double total = 0.0, one
+    cdef int64_t done = 0
+    try:
+        while every or done < samples:
+            if every and done and not _next_order(order, hidden):
+                break
+            if not every:
+                memcpy(order, sorted_cards, hidden)
+                _shuffle(order, hidden, &seed)
+            memcpy(arranged + at, order, hidden)
+            if walk.order(arranged, hidden, &one):
+                break
+            total += one
+            done += 1
+    finally:
+        free(arranged)
+    return total, done, _LIMITS[worth.limit], worth.nodes

@@ -242,9 +242,9 @@ def _face_down_start(
     return setup.concealed(position) if is_face_down(position) else None
 
 
-def _refuse_samples(samples: int | None, rng_seed: int | None) -> None:
-    """samples and rng_seed draw orders of a face-down stock: refused where none was given."""
-    for name, value in (("samples", samples), ("rng_seed", rng_seed)):
+def _refuse_samples(samples: int | None, rng_seed: int | None, relaxed: int | None = None) -> None:
+    """samples, rng_seed and relaxed draw orders of a face-down stock: refused where none was given."""
+    for name, value in (("samples", samples), ("rng_seed", rng_seed), ("relaxed", relaxed)):
         if value is not None:
             raise OptionError(
                 f"{name} draws orders of a face-down stock, and no position with one was given: write its "
@@ -266,14 +266,17 @@ def solve(
     fewest_redeals: bool = False,
     samples: int | None = None,
     rng_seed: int | None = None,
+    relaxed: int | None = None,
 ) -> Solved | Chances:
     """Solve one deal (PySolFC's ``seed``, or the cards of ``deal``) or one ``position``. A
     position whose stock lies face down (braces: ``stock: 2S {TS 9H}``) has a chance to win, not
     a line: :class:`Chances` (``samples`` orders of the stock drawn with ``rng_seed`` for
-    ``clairvoyant``; 1000 and 1 unless given)."""
+    ``clairvoyant``; 1000 and 1 unless given; with ``relaxed``, the information relaxation bound
+    too, V exact within that many face-down cards)."""
     _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
     _check("fewest_redeals", fewest_redeals, (bool,), "True or False")
     check_sampling(samples, rng_seed)
+    _check("relaxed", relaxed, (int, type(None)), "a whole number of face-down cards or None")
     setup = setup_of(game, variant, options)
     concealed = _face_down_start(setup, seed, deal, position)
     if concealed is not None:
@@ -284,8 +287,8 @@ def solve(
         from solver.api_face_down import Chances, judge_position
 
         bounds = limits(max_nodes, max_seconds, str(max_memory))
-        return Chances(judge_position(setup, concealed, bounds, samples, rng_seed, False))
-    _refuse_samples(samples, rng_seed)
+        return Chances(judge_position(setup, concealed, bounds, samples, rng_seed, False, relaxed))
+    _refuse_samples(samples, rng_seed, relaxed)
     start, cards = start_of(setup, seed, deal, position)
     bounds = limits(max_nodes, max_seconds, str(max_memory))
     return Solved(solve_from(setup, start, bounds, seed, cards, fewest_redeals))

@@ -28,9 +28,12 @@ class Chances(NamedTuple):
     found, ``played``, the share of ``played_orders`` drawn orders that ``player`` (with
     ``player_settings``), who cannot see the stock, won from here, with its 95% interval
     ``played_low`` to ``played_high`` (an estimate from below of the chance: all None where the
-    chance was found); ``unseen``, the face-down cards; ``nodes`` and ``seconds`` (CPU) of the
-    exact search, and the ``engine``. ``record()`` and ``to_json()`` are ``patience solve
-    --json``'s record."""
+    chance was found); where asked for, ``relaxed``, the information relaxation bound (an upper
+    bound of the chance, on the same orders, with V exact within ``relaxed_reach`` face-down
+    cards), its 95% interval ``relaxed_low`` to ``relaxed_high``, the ``relaxed_orders`` walked
+    and ``relaxed_limit`` (all None where not asked for); ``unseen``, the face-down cards;
+    ``nodes`` and ``seconds`` (CPU) of the exact search, and the ``engine``. ``record()`` and
+    ``to_json()`` are ``patience solve --json``'s record."""
 
     judged: Judged
 
@@ -89,6 +92,30 @@ class Chances(NamedTuple):
     @property
     def player_settings(self) -> dict[str, Any] | None:
         return self.judged.worth.player_settings
+
+    @property
+    def relaxed(self) -> float | None:
+        return self.judged.relaxed_bound()[0]
+
+    @property
+    def relaxed_low(self) -> float | None:
+        return self.judged.relaxed_bound()[1]
+
+    @property
+    def relaxed_high(self) -> float | None:
+        return self.judged.relaxed_bound()[2]
+
+    @property
+    def relaxed_orders(self) -> int | None:
+        return self.record()["relaxed_orders"]
+
+    @property
+    def relaxed_reach(self) -> int | None:
+        return self.record()["relaxed_reach"]
+
+    @property
+    def relaxed_limit(self) -> str | None:
+        return self.record()["relaxed_limit"]
 
     @property
     def unseen(self) -> frozenset[Card]:
@@ -164,12 +191,18 @@ class ChanceHint(NamedTuple):
 
 
 def judge_position(
-    setup: Setup, position: Concealed, bounds: Any, samples: int | None, rng_seed: int | None, with_moves: bool
+    setup: Setup,
+    position: Concealed,
+    bounds: Any,
+    samples: int | None,
+    rng_seed: int | None,
+    with_moves: bool,
+    relaxed: int | None = None,
 ) -> Judged:
     """A face-down position judged as ``solve`` and ``hint`` judge it (the defaults theirs)."""
     from solver.service.chances import judge
 
-    return judge(setup, position, bounds, samples, rng_seed, with_moves)
+    return judge(setup, position, bounds, samples, rng_seed, with_moves, relaxed)
 
 
 def chance_hints(judgement: Judged) -> list[ChanceHint]:

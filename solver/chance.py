@@ -177,13 +177,13 @@ class Chance(NamedTuple):
     stats: ChanceStats
 
 
-class _Stop(Exception):
+class Stopped(Exception):
     def __init__(self, limit: str) -> None:
         super().__init__(limit)
         self.limit = limit
 
 
-class _Expectimax:
+class Expectimax:
     """One exact search over the unseen cards, its table kept across the moves of a hint.
 
     Cycles (a card moved to a space and back, say) are cut where the walk meets a position on its
@@ -213,7 +213,7 @@ class _Expectimax:
         the walk stops here (a search would expand one more)."""
         nodes = None if self.limits.max_nodes is None else self.limits.max_nodes - self.nodes
         if nodes is not None and nodes <= 0:
-            raise _Stop("max_nodes")
+            raise Stopped("max_nodes")
         seconds = self.limits.max_seconds
         if seconds is not None:
             seconds = max(1e-3, seconds - (time.process_time() - self.started))
@@ -228,13 +228,13 @@ class _Expectimax:
         before = self.nodes
         limits = self.limits
         if limits.max_nodes is not None and before + nodes > limits.max_nodes:
-            raise _Stop("max_nodes")
+            raise Stopped("max_nodes")
         self.nodes += nodes
         # A look at the clock costs as much as a small expansion: every _CHECK_EVERY states, a
         # search's among them (a search that takes long expands many).
         if limits.max_seconds is not None and self.nodes // _CHECK_EVERY != before // _CHECK_EVERY:
             if time.process_time() - self.started > limits.max_seconds:
-                raise _Stop("max_seconds")
+                raise Stopped("max_seconds")
 
     def _look(self) -> None:
         """Every so many outcomes, a look at the clock: a chance node's outcomes may all be in
@@ -242,7 +242,7 @@ class _Expectimax:
         self.outcomes += 1
         if self.outcomes % _CHECK_EVERY == 0 and self.limits.max_seconds is not None:
             if time.process_time() - self.started > self.limits.max_seconds:
-                raise _Stop("max_seconds")
+                raise Stopped("max_seconds")
 
     def _store(self, key: bytes, value: float) -> None:
         """Keep ``value`` for ``key``, or stop the walk where that would take the table past the
@@ -251,7 +251,7 @@ class _Expectimax:
         objects = self.objects_bytes + object_bytes(key) + _VALUE_BYTES
         size = len(self.values) + 1
         if self.limits.max_memory is not None and objects + dict_peak_bytes(size) > self.limits.max_memory:
-            raise _Stop("max_memory")
+            raise Stopped("max_memory")
         self.values[key] = value
         self.objects_bytes = objects
         self.table_bytes = objects + dict_bytes(size)
@@ -275,7 +275,7 @@ class _Expectimax:
             won, nodes = self.decide(position.state, self._left())
             self._count(max(1, nodes))
             if won is None:
-                raise _Stop("max_nodes" if self.limits.max_nodes is not None else "max_seconds")
+                raise Stopped("max_nodes" if self.limits.max_nodes is not None else "max_seconds")
             self._store(key, 1.0 if won else 0.0)
             return (1.0 if won else 0.0), math.inf
         self._count(1)
@@ -317,13 +317,13 @@ def best_chance(
 ) -> Chance:
     """The best chance to win from ``position``, exact, and that of each of ``moves`` (its
     legal moves, for a hint); None where a limit stopped the search first, never a guess."""
-    search = _Expectimax(game, decide, limits)
+    search = Expectimax(game, decide, limits)
     judged: list[tuple[Hashable, float]] = []
     try:
         for move in moves:
             judged.append((move, search.move_value(position, move, 0)[0]))
         chance = max(worth for _, worth in judged) if judged else search.value(position)[0]
-    except _Stop as stop:
+    except Stopped as stop:
         done = dict(judged)
         return Chance(None, tuple((move, done.get(move)) for move in moves), stop.limit, search.stats())
     return Chance(chance, tuple(judged), None, search.stats())

@@ -24,6 +24,8 @@ from solver.chance import best_chance as chance_of
 from solver.chance import hindsight as hindsight_of
 from solver.proofs import Proofs, PythonProofs
 from solver.protocol import Concealable, CostedGame, Game, card_classes
+from solver.relaxation import Relaxed
+from solver.relaxation import relaxed as relaxed_of
 from solver.replay import IllegalLine, checked, replay
 from solver.result import NO_LIMITS, Limits, SearchResult, Verdict
 
@@ -207,6 +209,19 @@ def _chance_kernels(rules: Any, searched: Any) -> tuple[ModuleType, Any, Any] | 
     return core, kernel, search_kernel
 
 
+def _classed_kernels(rules: Any, searched: Any) -> tuple[ModuleType, Any, Any, Any, bytes | None] | None:
+    """:func:`_chance_kernels`, and where the rules tell cards apart by class only
+    (solver.protocol.Classed) the class-keyed twin's kernel and the classes (else None, None),
+    for the exact chance's walks; None where the Python engine walks (no kernel, or none for
+    the class-keyed twin)."""
+    compiled = _chance_kernels(rules, searched)
+    classed = card_classes(rules)
+    keys = None if classed is None else kernel_of(classed[1])
+    if compiled is None or (classed is not None and keys is None):
+        return None
+    return (*compiled, keys, None if classed is None else classed[0])
+
+
 def compiled_chance() -> ModuleType | None:
     """The compiled sampling of a face-down stock (solver/_chance.pyx), where the core is used."""
     if compiled_core() is None:
@@ -230,12 +245,10 @@ def best_chance(
     engine :func:`engine_for` names for ``searched``; its full-information positions decided by
     ``searched``'s search (``restart_nodes`` as :func:`depth_first` takes it)."""
     moves = tuple(rules.moves(position.state)) if with_moves else ()
-    compiled = _chance_kernels(rules, searched)
-    classed = card_classes(rules)
-    keys = None if classed is None else kernel_of(classed[1])
-    if compiled is None or (classed is not None and keys is None):
+    compiled = _classed_kernels(rules, searched)
+    if compiled is None:
         return chance_of(rules, position, decider(searched, restart_nodes), limits, moves)
-    core, kernel, search_kernel = compiled
+    core, kernel, search_kernel, keys, classes = compiled
     chance, judged, limit, stats = core.best_chance(
         kernel,
         search_kernel,
@@ -247,9 +260,46 @@ def best_chance(
         max_memory=limits.max_memory,
         restart_nodes=restart_nodes,
         keys=keys,  # by class (solver.protocol.Classed), as the Python walk is
-        classes=None if classed is None else classed[0],
+        classes=classes,
     )
     return Chance(chance, tuple(zip(moves, judged)), limit, ChanceStats(*stats))
+
+
+def relaxed(
+    rules: Concealable[Any, Any],
+    searched: Game[Any, Any],
+    position: Concealed,
+    samples: int,
+    seed: int,
+    reach: int,
+    limits: Limits,
+    restart_nodes: int | None = search.RESTART_NODES,
+) -> Relaxed:
+    """:func:`solver.relaxation.relaxed` over every order of the position's face-down cards
+    where there are at most ``samples``, else ``samples`` drawn from ``seed`` (as
+    :func:`hindsight` draws them), on the engine :func:`engine_for` names for ``searched``."""
+    drawn = orders(unseen(rules, position), samples, seed)
+    compiled = _classed_kernels(rules, searched)
+    if compiled is None:
+        return relaxed_of(rules, position, drawn, decider(searched, restart_nodes), reach, limits)
+    core, kernel, search_kernel, keys, classes = compiled
+    total, done, limit, nodes = core.relaxed(
+        kernel,
+        search_kernel,
+        rules.encode(position.state),  # type: ignore[attr-defined]  # a game with a kernel encodes
+        position.hidden,
+        samples,
+        seed,
+        drawn.exact,
+        reach,
+        max_nodes=limits.max_nodes,
+        max_seconds=limits.max_seconds,
+        max_memory=limits.max_memory,
+        restart_nodes=restart_nodes,
+        keys=keys,
+        classes=classes,
+    )
+    return Relaxed(total / done if done else None, done, reach, limit, nodes)
 
 
 def proofs_for(game: Game[State, Move], limits: Limits) -> Proofs[State, Move]:

@@ -24,6 +24,14 @@ RNG_SEED = Argument(
 )
 #: The options of a face-down stock, which solve and hint take.
 FACE_DOWN = (SAMPLES, RNG_SEED)
+RELAXED = Argument(
+    ("--relaxed",),
+    "relaxed",
+    "With a face-down stock: also the information relaxation bound, an upper bound of the chance "
+    "usually below the clairvoyant share, with V the exact chance within K face-down cards.",
+    whole,
+    metavar="K",
+)
 
 
 def is_face_down(position: str | None) -> bool:
@@ -33,13 +41,16 @@ def is_face_down(position: str | None) -> bool:
     return position is not None and marked(position)
 
 
-def check_face_down(position: str | None, samples: int | None, rng_seed: int | None) -> None:
-    """Refuse --samples and --rng-seed where no face-down stock is judged (they would do nothing)."""
+def check_face_down(
+    position: str | None, samples: int | None, rng_seed: int | None, relaxed: int | None = None
+) -> None:
+    """Refuse --samples, --rng-seed and --relaxed where no face-down stock is judged (they would
+    do nothing)."""
     if is_face_down(position):
         if samples is not None and samples < 1:
             raise UsageError(f"--samples must be at least 1, not {samples}: e.g. --samples 1000")
         return
-    for flag, value in (("--samples", samples), ("--rng-seed", rng_seed)):
+    for flag, value in (("--samples", samples), ("--rng-seed", rng_seed), ("--relaxed", relaxed)):
         if value is not None:
             raise UsageError(
                 f"{flag} draws orders of a face-down stock, and no position with one was given: write its "
@@ -65,15 +76,16 @@ def judge_command(
     show: bool,
     with_moves: bool,
     alive: Any,
+    relaxed: int | None = None,
 ) -> int:
     """Judge one face-down position and print what it is worth (and, ``with_moves``, each move's)."""
     import json
 
-    from solver.service.chances import judge, worth_text
+    from solver.service.chances import judge, relaxed_text, worth_text
 
     concealed = setup.concealed(position)
     with alive():
-        judged = judge(setup, concealed, bounds, samples, rng_seed, with_moves)
+        judged = judge(setup, concealed, bounds, samples, rng_seed, with_moves, relaxed)
     if as_json:
         record = judged.record()
         if with_moves:
@@ -90,7 +102,8 @@ def judge_command(
         picture = concealed_picture(setup.legal, concealed)
         lines += [f"       {line}" for line in picture.text(frozenset(), width=SHOW_WIDTH).splitlines()]
     lines.append(f"face down: {face_down} card{'' if face_down == 1 else 's'}, in an order nobody knows")
-    lines += worth_text(judged.worth)
+    lines += worth_text(judged.worth, judged.relaxed_bound()[2])
+    lines += relaxed_text(judged)
     lines += _notes(judged, face_down)
     if with_moves and not judged.moves:
         lines.append("no legal move: the game is over here")

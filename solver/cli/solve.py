@@ -12,7 +12,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
-from solver.cli.chances import FACE_DOWN, check_face_down, is_face_down, judge_command, refuse_lines
+from solver.cli.chances import FACE_DOWN, RELAXED, check_face_down, is_face_down, judge_command, refuse_lines
 from solver.cli.errors import ExitCode, UsageError, one_line, print_whole, say
 from solver.cli.options import (
     DEAL,
@@ -107,6 +107,7 @@ def solve_command(
     progress: bool | None = None,
     samples: int | None = None,
     rng_seed: int | None = None,
+    relaxed: int | None = None,
 ) -> int:
     """Solve deals or positions: verdict, minimal score, and the winning (or best) line of moves.
 
@@ -122,13 +123,13 @@ def solve_command(
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
     _check_outputs(show, as_json, html, file, deal)
-    check_face_down(position, samples, rng_seed)
+    check_face_down(position, samples, rng_seed, relaxed)
     one_source({"--seed": seed, "--seeds": seeds, "--deal": deal, "--file": file, "--position": position})
     if is_face_down(position):
         assert position is not None
         refuse_lines({"--html": html, "--fewest-redeals": fewest_redeals, "--verdict-code": verdict_code})
         alive = searching(progress, as_json)
-        return judge_command(setup, position, bounds, samples, rng_seed, as_json, show, False, alive)
+        return judge_command(setup, position, bounds, samples, rng_seed, as_json, show, False, alive, relaxed)
     deals = Deals(setup, seed, deal, file, position=position, seeds=seeds, as_json=as_json)
     verdicts = set()
     alive = searching(progress, as_json)
@@ -504,6 +505,7 @@ COMMANDS = (
             ),
             PROGRESS,
             *FACE_DOWN,
+            RELAXED,
         ),
     ),
     Command(

@@ -1,5 +1,6 @@
 """The default budget of a face-down answer, and how it is split between its three parts: the
-exact chance, the clairvoyant orders (the upper side) and the played games (the lower side).
+exact chance, the clairvoyant orders (the upper side) and the played games (the lower side);
+and, where it is asked for, the information relaxation bound (a second upper side).
 
 Without ``--max-seconds`` or ``--max-nodes`` the exact search is tried only where the position's
 face-down cards are within what it was measured to answer in its share of CPU seconds (an
@@ -20,6 +21,9 @@ EXACT_SECONDS = 1.0
 #: player's first games included), each counted in states at the preset's measured rate.
 ORDERS_SECONDS = 1.5
 PLAYED_SECONDS = 2.5
+#: The CPU seconds of the information relaxation bound where it is asked for (``--relaxed``),
+#: counted in states likewise.
+RELAXED_SECONDS = 1.5
 #: What a move played costs beyond its player's searches (the rules in Python offering the moves
 #: and playing one: 12 to 53 microseconds measured), in seconds, counted in states likewise.
 MOVE_SECONDS = 30e-6
@@ -75,6 +79,8 @@ class Plan(NamedTuple):
     played_seconds: float | None
     move_states: int
     reach: int | None
+    #: The information relaxation bound's limits, where it is asked for.
+    relaxed: Limits
 
 
 def plan(variant: str, hidden: int, limits: Limits) -> Plan:
@@ -85,10 +91,11 @@ def plan(variant: str, hidden: int, limits: Limits) -> Plan:
     move = max(1, round(MOVE_SECONDS * rate))
     if limits.max_nodes is not None or limits.max_seconds is not None:
         played = None if limits.max_seconds is not None else round(PLAYED_SECONDS * rate)
-        return Plan(limits, limits, None, played, limits.max_seconds, move, None)
+        return Plan(limits, limits, None, played, limits.max_seconds, move, None, limits)
     reach = EXACT_REACH[variant]
     exact = limits._replace(max_seconds=EXACT_SECONDS) if hidden <= reach else None
-    return Plan(exact, limits, round(ORDERS_SECONDS * rate), round(PLAYED_SECONDS * rate), None, move, reach)
+    relaxed = limits._replace(max_nodes=round(RELAXED_SECONDS * rate))
+    return Plan(exact, limits, round(ORDERS_SECONDS * rate), round(PLAYED_SECONDS * rate), None, move, reach, relaxed)
 
 
 def orders_states(variant: str) -> int:

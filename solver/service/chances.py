@@ -14,9 +14,10 @@ from rulesets.concealed import write_concealed
 from rulesets.notation import is_deal
 from solver.chance import Chance, ChanceStats, Concealed, Tally, every_order, turned_up, unseen
 from solver.draws import CLAIRVOYANT, MOST_SEED, stream
-from solver.engine import best_chance, chance_engine, hindsight
+from solver.engine import best_chance, chance_engine, hindsight, relaxed
 from solver.errors import OptionError
 from solver.played import Played, PlayedTally, play_orders
+from solver.relaxation import Relaxed
 from solver.result import Limits
 from solver.service.budget import Plan, orders_states, plan
 from solver.service.setup import Setup, number_text
@@ -119,10 +120,35 @@ class Judged(NamedTuple):
     seconds: float
     #: How the budget was split (solver.service.budget).
     parts: Plan | None = None
+    #: The information relaxation bound (None: not asked for), on the clairvoyant's orders.
+    relaxed: Relaxed | None = None
+    #: Whether those orders were every order of the face-down cards.
+    every: bool = False
+
+    def relaxed_bound(self) -> tuple[float | None, float | None, float | None]:
+        """The bound and its 95% interval: exact where every order was walked; where every order
+        was to be walked and a limit stopped the walk, the orders done are the first in
+        lexicographic order, no sample, so the bound is unknown and its range counts the orders
+        not walked as 0 and as 1; else the Wilson interval of the sampled mean (a mean of outcomes
+        between 0 and 1 never needs it wider than a proportion's of the same mean). None where it
+        was not asked for or no order was done."""
+        found = self.relaxed
+        if found is None or found.value is None:
+            return None, None, None
+        if self.every and found.limit is None:
+            return found.value, found.value, found.value
+        total = found.value * found.orders
+        if self.every:
+            every = math.factorial(self.position.hidden)
+            return None, total / every, (total + every - found.orders) / every
+        low, high = wilson(total, found.orders)
+        return found.value, low, high
 
     def record(self) -> dict[str, Any]:
         """The JSON record of ``solve --json`` (and, with ``moves``, of ``hint --json``)."""
         setup = self.setup
+        bound, low, high = self.relaxed_bound()
+        found = self.relaxed
         return {
             "game": setup.family.name,
             "variant": setup.variant,
@@ -130,6 +156,12 @@ class Judged(NamedTuple):
             "position": write_concealed(setup.legal, self.position),
             "unseen": [_name(code) for code in unseen(setup.legal, self.position)],  # type: ignore[arg-type]
             **self.worth.fields(),
+            "relaxed": bound,
+            "relaxed_low": low,
+            "relaxed_high": high,
+            "relaxed_orders": None if found is None else found.orders,
+            "relaxed_reach": None if found is None else found.reach,
+            "relaxed_limit": None if found is None else found.limit,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
             "engine": chance_engine(setup.legal, setup.game),
@@ -158,11 +190,15 @@ def judge(
     samples: int | None = None,
     rng_seed: int | None = None,
     with_moves: bool = False,
+    relaxed_reach: int | None = None,
 ) -> Judged:
     """The position's worth and, ``with_moves``, every legal move's, best first, within the
     default budget or ``limits`` (:func:`solver.service.budget.plan`). ``samples`` (the most
     orders drawn, and the most played) and ``rng_seed`` default to DEFAULT_SAMPLES and
-    DEFAULT_RNG_SEED, as solve and hint have them."""
+    DEFAULT_RNG_SEED, as solve and hint have them. Given ``relaxed_reach``, the position's
+    information relaxation bound too (:mod:`solver.relaxation`, V exact within that many
+    face-down cards), on the clairvoyant's orders."""
+    check_reach(relaxed_reach)
     samples = DEFAULT_SAMPLES if samples is None else samples
     rng_seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     check_draw(samples, rng_seed)
@@ -174,18 +210,8 @@ def judge(
     counted = _counted(setup, position, samples, seed, targets, parts)
     sampled = hindsight(game, setup.game, position, counted, seed, targets, parts.orders, budget=parts.orders_states)
     every = every_order(position.hidden, counted)
-    tallies = sampled.tallies
-    if every and sampled.limit is not None:  # the orders not reached are undecided, not left out
-        total = math.factorial(position.hidden)
-        tallies = tuple(tally._replace(unknown=tally.unknown + total - sum(tally)) for tally in tallies)
-    if every and tallies[0].won == 0 and not tallies[0].unknown:
-        # No order can be won, after any move either: nor can a player who does not see them
-        # (chance <= clairvoyant), and the exact search is spared.
-        found = Chance(0.0, tuple((move, 0.0) for move in moves), None, ChanceStats(0, 0, 0, 0.0))
-    elif parts.exact is None:  # beyond what the exact search answers within its share
-        found = Chance(None, tuple((move, None) for move in moves), "budget", ChanceStats(0, 0, 0, 0.0))
-    else:
-        found = best_chance(game, setup.game, position, parts.exact, with_moves)
+    tallies = _undecided_kept(sampled.tallies, every and sampled.limit is not None, position.hidden)
+    found = _exact(setup, position, moves, every and tallies[0].won == 0 and not tallies[0].unknown, parts.exact)
     played = None
     if found.chance is None:  # the bracket's lower side
         played = play_orders(
@@ -210,7 +236,45 @@ def judge(
         for index, (move, chance) in enumerate(found.moves, 1)
     ]
     judged.sort(key=_best_first)
-    return Judged(setup, position, worth(found.chance, 0), tuple(judged), found.stats.nodes, found.stats.seconds, parts)
+    bound = None if relaxed_reach is None else _bound(setup, position, counted, seed, relaxed_reach, parts, limits)
+    best = worth(found.chance, 0)
+    return Judged(setup, position, best, tuple(judged), found.stats.nodes, found.stats.seconds, parts, bound, every)
+
+
+def _exact(
+    setup: Setup, position: Concealed, moves: tuple[Hashable, ...], none_won: bool, exact: Limits | None
+) -> Chance:
+    """The exact chance of the position and of each of ``moves``: 0 where no order at all can be
+    won (``none_won``: after any move either, nor can a player who does not see them, since
+    chance <= clairvoyant, and the search is spared); not tried where ``exact`` is None (beyond
+    what the exact search answers within its share)."""
+    if none_won:
+        return Chance(0.0, tuple((move, 0.0) for move in moves), None, ChanceStats(0, 0, 0, 0.0))
+    if exact is None:
+        return Chance(None, tuple((move, None) for move in moves), "budget", ChanceStats(0, 0, 0, 0.0))
+    rules: Any = setup.legal
+    return best_chance(rules, setup.game, position, exact, bool(moves))
+
+
+def _undecided_kept(tallies: tuple[Tally, ...], cut: bool, hidden: int) -> tuple[Tally, ...]:
+    """Where every order was to be counted and a limit ``cut`` them short, the orders not
+    reached counted as undecided, not left out."""
+    if not cut:
+        return tallies
+    total = math.factorial(hidden)
+    return tuple(tally._replace(unknown=tally.unknown + total - sum(tally)) for tally in tallies)
+
+
+def _bound(
+    setup: Setup, position: Concealed, counted: int, seed: int, reach: int, parts: Plan, limits: Limits
+) -> Relaxed:
+    """The information relaxation bound on the clairvoyant's orders, within its part of the
+    budget (its limit named ``budget`` where the default budget's states stopped it)."""
+    rules: Any = setup.legal
+    bound = relaxed(rules, setup.game, position, counted, seed, reach, parts.relaxed)
+    if bound.limit == "max_nodes" and limits.max_nodes is None:
+        return bound._replace(limit="budget")
+    return bound
 
 
 def _player(played: Played | None) -> tuple[str | None, dict[str, Any] | None, str | None]:
@@ -233,6 +297,19 @@ def _counted(setup: Setup, position: Concealed, samples: int, seed: int, targets
         return samples
     every = math.factorial(hidden)
     return every if pilot.nodes * every <= PILOT_ORDERS * half else samples
+
+
+#: The most face-down cards V may be exact within (the compiled core's most face-down cards).
+MOST_REACH = 64
+
+
+def check_reach(reach: int | None) -> None:
+    """Refuse a reach of V that is no count of face-down cards."""
+    if reach is not None and not 0 <= reach <= MOST_REACH:
+        raise OptionError(
+            f"the bound's reach (--relaxed) is a count of face-down cards from 0 to {MOST_REACH}, not "
+            f"{number_text(reach)}: e.g. --relaxed 4"
+        )
 
 
 def check_draw(samples: int, rng_seed: int) -> None:
@@ -259,10 +336,11 @@ def percent(share: float) -> str:
     return f"{100 * share:.1f}%"
 
 
-def worth_text(worth: Worth) -> list[str]:
+def worth_text(worth: Worth, ceiling: float | None = None) -> list[str]:
     """What a position or a move is worth, in words a player understands: the exact chance, or
-    where it was not found the bracket (a player's own result below, the clairvoyant's above),
-    then the figures the bracket comes from."""
+    where it was not found the bracket (a player's own result below, the clairvoyant's above,
+    or ``ceiling``, the information relaxation bound's 95% end, where that is lower), then the
+    figures the bracket comes from."""
     if worth.chance is not None:
         chance = f"chance to win with best play: {percent(worth.chance)} (exact)"
     else:
@@ -270,7 +348,7 @@ def worth_text(worth: Worth) -> list[str]:
         if rate is None:
             chance = f"chance to win with best play: not found within the limits ({worth.limit} reached)"
         else:
-            high = worth.clairvoyant()[2]
+            high = worth.clairvoyant()[2] if ceiling is None else max(rate[1], min(worth.clairvoyant()[2], ceiling))
             chance = f"chance to win with best play: between {percent(rate[1])} and {percent(high)} (95%)"
     lines = [chance]
     rate = worth.won_played() if worth.chance is None else None
@@ -292,6 +370,25 @@ def worth_text(worth: Worth) -> list[str]:
     else:
         seen = f"{percent(share)} of {count} sampled orders can be won (95%: {percent(low)} to {percent(high)})"
     return [*lines, f"with the stock turned face up, {seen}"]
+
+
+def relaxed_text(judged: Judged) -> list[str]:
+    """The information relaxation bound's lines (none where it was not asked for)."""
+    found = judged.relaxed
+    if found is None:
+        return []
+    bound, low, high = judged.relaxed_bound()
+    head = f"with what seeing the cards gained charged (V exact within {found.reach} face-down cards),"
+    if low is None or high is None:
+        return [head, f"  no order was walked within the limits ({found.limit} reached)"]
+    count = f"{found.orders:,} {_orders(found.orders)}"
+    if bound is None:  # the first orders of every one: a range, no estimate
+        walked = f"{found.orders:,} of its {math.factorial(judged.position.hidden):,} orders walked"
+        return [head, f"  a ceiling of {percent(low)} to {percent(high)} ({walked}, {found.limit})"]
+    if low == high:
+        return [head, f"  a ceiling of {percent(bound)}, over every one of its {count}"]
+    cut = "" if found.limit is None else f"; {found.limit} reached"
+    return [head, f"  a ceiling of {percent(bound)} over {count} sampled (95%: up to {percent(high)}{cut})"]
 
 
 def player_words(name: str | None, settings: dict[str, Any] | None) -> str:

@@ -9,8 +9,10 @@ import math
 Z95 = 1.959963984540054
 
 
-def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of a binomial proportion (0, 1 when there are no trials)."""
+def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a binomial proportion (0, 1 when there are no trials); the
+    successes may be a sum of outcomes between 0 and 1 (its interval is then wide enough: such a
+    mean varies at most as a proportion of the same mean does)."""
     if trials == 0:
         return 0.0, 1.0
     p = successes / trials
