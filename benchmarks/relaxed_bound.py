@@ -18,6 +18,7 @@ does, so the interval of a proportion is wide enough for the bound's mean).
 from __future__ import annotations
 
 import argparse
+import sys
 import time
 from typing import Any
 
@@ -34,32 +35,39 @@ REACH = {"parlett": 4, "idle-year": 4, "baroness": 6, "baroness-classic": 7, "ba
 
 
 def measured(preset: str, first: int, last: int, reach: int, seconds: float) -> dict[str, Any]:
-    """The row of one preset: deals, orders won, the bound's sum, orders a limit stopped, CPU."""
+    """The row of one preset: games, orders won, the bound's sum, walks a limit stopped, CPU. On
+    Ctrl-C the games done so far make the row (nothing computed is lost)."""
     setup = Setup.of(preset)
-    game: Any = setup.legal
-    won = limited = 0
+    won = limited = done = 0
     total = 0.0
     started = time.process_time()
-    for deal in range(first, last + 1):
-        start = game.start(setup.deal(seed=deal))
-        position = conceal(game, start, len(game.stock(start)))
-        seed = stream(CLAIRVOYANT, deal)
-        (tally,) = hindsight(game, setup.game, position, 1, seed, (None,), Limits(), None).tallies
-        won += tally.won
-        bound = relaxed(game, setup.game, position, 1, seed, reach, Limits(max_seconds=seconds), None)
-        if bound.limit is not None:
-            limited += 1
-            total += 1.0
-        else:
-            assert bound.value is not None
-            total += bound.value
-    count = last - first + 1
-    return {"deals": count, "won": won, "total": total, "limited": limited, "cpu": time.process_time() - started}
+    try:
+        for deal in range(first, last + 1):
+            seen, bound = one_game(setup, deal, reach, seconds)
+            won += seen
+            limited += bound is None
+            total += 1.0 if bound is None else bound  # a stopped walk counts as 1: still a bound
+            done += 1
+    except KeyboardInterrupt:
+        print(f"interrupted: the row holds the {done} games done", file=sys.stderr)
+    return {"deals": done, "won": won, "total": total, "limited": limited, "cpu": time.process_time() - started}
+
+
+def one_game(setup: Setup, deal: int, reach: int, seconds: float) -> tuple[int, float | None]:
+    """Deal ``deal``'s opening on one drawn order: 1 if it can be won with every card known, else
+    0; and its best charged outcome (None where the walk passed ``seconds``)."""
+    game: Any = setup.legal
+    start = game.start(setup.deal(seed=deal))
+    position = conceal(game, start, len(game.stock(start)))
+    seed = stream(CLAIRVOYANT, deal)
+    (tally,) = hindsight(game, setup.game, position, 1, seed, (None,), Limits(), None).tallies
+    bound = relaxed(game, setup.game, position, 1, seed, reach, Limits(max_seconds=seconds), None)
+    return tally.won, None if bound.limit is not None else bound.value
 
 
 def row(preset: str, reach: int, found: dict[str, Any]) -> str:
     """The row as docs/results.md prints it."""
-    count = found["deals"]
+    count = max(1, found["deals"])
     seen_low, seen_high = wilson(found["won"], count)
     mean = found["total"] / count
     low, high = wilson(found["total"], count)
