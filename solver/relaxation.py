@@ -94,9 +94,10 @@ class _Walk:
             return 0.0, at
         self.worth._count(1)
         self.path[key] = depth
+        position = conceal(game, state, hidden)  # as the player knows it, for its moves' charges
         best, low = 0.0, math.inf  # a game that ends unwon, or a line given up, is worth 0
         for move in game.moves(state):
-            worth, cut = self.move(state, hidden, move, depth)
+            worth, cut = self.move(state, position, move, depth)
             low = min(low, cut)
             if worth > best:
                 best = worth
@@ -117,13 +118,13 @@ class _Walk:
             raise Stopped("max_memory")
         self.best[key] = value
 
-    def move(self, state: Any, hidden: int, move: Hashable, depth: int) -> tuple[float, float]:
-        """The best charged outcome after ``move``, less the charge for the cards it turns up:
+    def move(self, state: Any, position: Concealed, move: Hashable, depth: int) -> tuple[float, float]:
+        """The best charged outcome after ``move`` from ``state`` (``position``: as the player
+        knows it), less the charge for the cards it turns up:
         where it turns them up within the reach, V of what came less the mean of V over what
         could have come (the expectimax's chance of the move); where the walk stops there, the
         first term cancels what follows and that mean is all (as the compiled twin takes it)."""
-        game = self.game
-        position = conceal(game, state, hidden)
+        game, hidden = self.game, position.hidden
         count = turned_up(game, position, move)
         after = game.apply(state, move)
         if not count or hidden - count > self.reach:
@@ -150,12 +151,11 @@ def relaxed(
     first is done. Without ``stop_at_reach`` the walk goes on below the reach, charging at every
     card turned up: the same figure, far slower (the tests compare the two)."""
     walker = _Walk(game, decide, reach, limits, stop_at_reach)
-    total, done = 0.0, 0
+    total, done, limit = 0.0, 0, None
     try:
         for order in drawn.each():
             total += walker.order(arranged(game, position, order), position.hidden)
             done += 1
     except Stopped as stop:
-        value = total / done if done else None
-        return Relaxed(value, done, reach, stop.limit, walker.worth.nodes)
-    return Relaxed(total / done, done, reach, None, walker.worth.nodes)
+        limit = stop.limit
+    return Relaxed(total / done if done else None, done, reach, limit, walker.worth.nodes)

@@ -66,7 +66,7 @@ def seeds_of(preset: str, name: str) -> tuple[int, ...]:
     baroness-pysol game costs 2 to 15 seconds on the Python engine (its orders stop at the node
     limit), so that one plays one cheap deal, lost (seed 10, won, takes 6 seconds). The Python
     engine, some 30 times slower, plays the first of them only (that both engines play each game
-    alike is test_both_engines_play_the_same_sampled_game's)."""
+    alike is test_both_engines_play_the_same_searched_game's)."""
     if name in SEARCHING and preset == "baroness-pysol":
         return (27,)
     seeds = (1, 2, 3) if name not in SEARCHING else (1, 2) if name == "sampling" else (1,)
@@ -159,7 +159,7 @@ def assert_alike_until_turned_up(name: str, preset: str, seed: int, shared: int,
     assert move == other_move  # both None where the game was stopped there
 
 
-@pytest.mark.one_engine  # what a player is shown: the engines' games alike are test_both_engines_play_the_same_sampled_game's
+@pytest.mark.one_engine  # what a player is shown: the engines' games alike are test_both_engines_play_the_same_searched_game's
 @settings(max_examples=25)
 @given(data=st.data())
 def test_deals_sharing_their_first_cards_are_played_alike_until_one_is_turned_up(data: st.DataObject) -> None:
@@ -280,7 +280,7 @@ def test_every_deal_a_player_wins_is_solvable(preset: str) -> None:
     setup = Setup.of(preset)
     wins = 0
     # The turns player, some 30 times slower on the Python engine, on the compiled core only
-    # (test_both_engines_play_the_same_game_of_turns holds the two engines to one game).
+    # (test_both_engines_play_the_same_searched_game holds the two engines to one game).
     names = [name for name in PLAYERS if name != "turns" or not os.environ.get(NO_EXTENSIONS)]
     for seed in WON_DEALS[preset]:
         winners = [name for name in names if played(preset, name, seed).won]
@@ -344,50 +344,41 @@ def test_a_record_names_every_seed_that_decided_its_game(name: str) -> None:
 
 @pytest.mark.one_engine
 @pytest.mark.parametrize(
-    ("preset", "seed"),
+    ("name", "preset", "seed"),
     [
-        ("parlett", 1),
-        ("parlett", 3),
-        ("amazons-pysol", 2),
-        ("amazons-pysol", 3),
-        ("baroness", 3),
-        ("thirteens", 1),
-        ("queen-and-her-lad", 1),
-        ("amazons", 1),
-        ("amazons", 3),
-        ("amazons-mms", 3),
+        ("sampling", "parlett", 1),
+        ("sampling", "parlett", 3),
+        ("sampling", "amazons-pysol", 2),
+        ("sampling", "amazons-pysol", 3),
+        ("sampling", "baroness", 3),
+        ("sampling", "thirteens", 1),
+        ("sampling", "queen-and-her-lad", 1),
+        ("sampling", "amazons", 1),
+        ("sampling", "amazons", 3),
+        ("sampling", "amazons-mms", 3),
+        ("turns", "parlett", 1),
+        ("turns", "baroness", 3),
+        ("turns", "baroness-classic", 9),
     ],
 )
-def test_both_engines_play_the_same_sampled_game(preset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The sampling player on the compiled core and on the Python engine: the same orders drawn,
-    the same exact chances and the same searched lines make the same game (these deals take
-    each way of choosing: orders, exact chances, the search's line). The player's searches do
-    not restart: with restarts each engine's search takes its own order (solver/_search.pyx), so
-    that Amazons deal 1's planned lines parted at their third move, and on amazons-mms deal 3 the
-    20,000-state exact attempt finished on one engine (16,750 states) and not on the other."""
+def test_both_engines_play_the_same_searched_game(
+    name: str, preset: str, seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each player that searches, on the compiled core and on the Python engine: the same orders
+    drawn, the same exact chances and the same searched lines (and, for the turns player, the
+    same turns' lines judged) make the same game (these deals take each way of choosing:
+    orders, exact chances, the search's line). The players' searches do not restart: with
+    restarts each engine's search takes its own order (solver/_search.pyx), so that Amazons deal
+    1's planned lines parted at their third move, and on amazons-mms deal 3 the 20,000-state
+    exact attempt finished on one engine (16,750 states) and not on the other."""
     if compiled_chance() is None:
         pytest.skip("the compiled core is not built here")
     setup = Setup.of(preset)
     opening = dealt(setup, setup.deal(seed=seed), seed)
-    native = play(setup, opening, player("sampling")).record()
+    native = play(setup, opening, player(name)).record()
     monkeypatch.setenv(NO_EXTENSIONS, "1")
-    python = play(setup, opening, player("sampling")).record()
+    python = play(setup, opening, player(name)).record()
     assert (native["engine"], python["engine"]) == ("native", "python")
-    assert same_game(native) == same_game(python)
-
-
-@pytest.mark.one_engine
-@pytest.mark.parametrize(("preset", "seed"), [("parlett", 1), ("baroness", 3), ("baroness-classic", 9)])
-def test_both_engines_play_the_same_game_of_turns(preset: str, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The turns player too: its turns' lines, judged on the same orders by searches that do not
-    restart, and its exact chances make the same game on both engines."""
-    if compiled_chance() is None:
-        pytest.skip("the compiled core is not built here")
-    setup = Setup.of(preset)
-    opening = dealt(setup, setup.deal(seed=seed), seed)
-    native = play(setup, opening, player("turns")).record()
-    monkeypatch.setenv(NO_EXTENSIONS, "1")
-    python = play(setup, opening, player("turns")).record()
     assert same_game(native) == same_game(python)
 
 

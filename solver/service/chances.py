@@ -122,8 +122,6 @@ class Judged(NamedTuple):
     parts: Plan | None = None
     #: The information relaxation bound (None: not asked for), on the clairvoyant's orders.
     relaxed: Relaxed | None = None
-    #: Whether those orders were every order of the face-down cards.
-    every: bool = False
 
     def relaxed_bound(self) -> tuple[float | None, float | None, float | None]:
         """The bound and its 95% interval: exact where every order was walked; where every order
@@ -135,12 +133,13 @@ class Judged(NamedTuple):
         found = self.relaxed
         if found is None or found.value is None:
             return None, None, None
-        if self.every and found.limit is None:
+        every = self.worth.every  # whether the clairvoyant's orders, the bound's, were every order
+        if every and found.limit is None:
             return found.value, found.value, found.value
         total = found.value * found.orders
-        if self.every:
-            every = math.factorial(self.position.hidden)
-            return None, total / every, (total + every - found.orders) / every
+        if every:
+            count = math.factorial(self.position.hidden)
+            return None, total / count, (total + count - found.orders) / count
         low, high = wilson(total, found.orders)
         return found.value, low, high
 
@@ -238,7 +237,7 @@ def judge(
     judged.sort(key=_best_first)
     bound = None if relaxed_reach is None else _bound(setup, position, counted, seed, relaxed_reach, parts, limits)
     best = worth(found.chance, 0)
-    return Judged(setup, position, best, tuple(judged), found.stats.nodes, found.stats.seconds, parts, bound, every)
+    return Judged(setup, position, best, tuple(judged), found.stats.nodes, found.stats.seconds, parts, bound)
 
 
 def _exact(
