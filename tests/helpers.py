@@ -429,8 +429,18 @@ class DaskCluster:
         self.scheduler: Any = None
         self.workers: list[Any] = []
 
-    def __enter__(self) -> DaskCluster:
+    def _written(self) -> dict[str, Any] | None:
+        """The scheduler file once the scheduler has written it whole (it exists, empty or half
+        written, a moment before: a test read it so under load), else None."""
         import json
+
+        try:
+            written = json.loads(self.file.read_text())
+        except (FileNotFoundError, ValueError):
+            return None
+        return written if isinstance(written, dict) and "address" in written else None
+
+    def __enter__(self) -> DaskCluster:
         import subprocess
         import sys
         import time
@@ -443,10 +453,13 @@ class DaskCluster:
              str(self.file)], **quiet,
         )  # fmt: skip
         deadline = time.monotonic() + 60
-        while not self.file.exists() and time.monotonic() < deadline:
-            time.sleep(0.1)
-        assert self.file.exists(), "the Dask scheduler did not start"
-        self.address = json.loads(self.file.read_text())["address"]
+        written = None
+        while written is None and time.monotonic() < deadline:
+            written = self._written()
+            if written is None:
+                time.sleep(0.1)
+        assert written is not None, "the Dask scheduler did not start"
+        self.address = written["address"]
         for _ in range(self.count):
             self.workers.append(
                 subprocess.Popen(
