@@ -1,5 +1,6 @@
-"""A face-down stock: sampled orders per CPU second beside surveyed deals per CPU second, and the
-most face-down cards each preset's exact chance answers within a budget.
+"""A face-down stock: sampled orders per CPU second beside surveyed deals per CPU second, the
+most face-down cards each preset's exact chance answers within a budget, and what a move played
+costs.
 
 Part 1, per preset: a deal's opening with its whole stock face down, its ``clairvoyant`` share
 drawn from N orders (solver.engine.hindsight, as ``solve`` and ``hint`` count them), beside
@@ -7,9 +8,12 @@ N PySolFC deals solved one by one as a survey's worker does (solve_from: search 
 one run, in turns. Part 2, per preset: the first PySolFC deal that, played at random, comes to h
 cards left in the stock, those turned face down; h grows
 until the exact chance no longer answers within the largest budget; each budget's row says the
-most face-down cards answered within it.
+most face-down cards answered within it. Part 3, per preset: ``--games`` careful games from
+part 1's opening, on orders drawn for them: the microseconds a move played costs beyond any
+search (the rules offering the moves, the player ranking them, one played), which
+solver/service/budget.py counts a move played as.
 
-    python benchmarks/face_down.py [PRESET ...] [--orders 2000] [--budgets 1,60] [--most 20]
+    python benchmarks/face_down.py [PRESET ...] [--orders 2000] [--budgets 1,60] [--most 20] [--games 200]
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ import time
 from typing import Any
 
 from rulesets.concealed import presets_with_stock
-from solver.chance import conceal
+from solver.chance import arranged, conceal, unseen
+from solver.draws import Draw
 from solver.engine import best_chance, hindsight
+from solver.players import CarefulPlayer, play_out
 from solver.result import Limits
 from solver.service.setup import Setup
 from solver.service.solving import solve
@@ -29,13 +35,19 @@ from solver.service.solving import solve
 PRESETS = presets_with_stock()
 
 
+def opening(setup: Setup) -> Any:
+    """PySolFC deal 1's opening, its whole stock face down."""
+    game: Any = setup.legal
+    start = game.start(setup.deal(seed=1))
+    return conceal(game, start, len(game.stock(start)))
+
+
 def sampled_against_surveyed(preset: str, count: int) -> tuple[float, float, int]:
     """CPU seconds of ``count`` sampled orders of an opening, and of ``count`` deals solved, and
     the states the orders' searches expanded (what solver/service/budget.py's rates come from)."""
     setup = Setup.of(preset)
     game: Any = setup.legal
-    start = game.start(setup.deal(seed=1))
-    position = conceal(game, start, len(game.stock(start)))
+    position = opening(setup)
     started = time.process_time()
     searched = hindsight(game, setup.game, position, count, 1, (None,))
     sampled = time.process_time() - started
@@ -79,23 +91,39 @@ def most_exact(preset: str, budgets: tuple[float, ...], most: int) -> list[tuple
     return found
 
 
+def move_microseconds(preset: str, games: int) -> float:
+    """CPU microseconds a move played costs in ``games`` careful games from the opening (each on
+    its own order, drawn from stream 1): the rules' own work, with no search."""
+    setup = Setup.of(preset)
+    game: Any = setup.legal
+    position = opening(setup)
+    cards, draw, moves = unseen(game, position), Draw(1), 0
+    started = time.process_time()
+    for _ in range(games):
+        state = arranged(game, position, draw.shuffled(cards))
+        moves += len(play_out(game, setup.game, state, position.hidden, CarefulPlayer()).moves)
+    return (time.process_time() - started) / moves * 1e6
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("presets", nargs="*", default=PRESETS)
     parser.add_argument("--orders", type=int, default=2000)
     parser.add_argument("--budgets", default="1,60", help="CPU seconds, ascending, e.g. 1,60")
     parser.add_argument("--most", type=int, default=20)
+    parser.add_argument("--games", type=int, default=200, help="careful games for part 3 (default 200)")
     args = parser.parse_args()
     budgets = tuple(float(text) for text in args.budgets.split(","))
     within = "".join(f"{'exact in ' + format(budget, 'g') + ' s':>20}" for budget in budgets)
-    print(f"{'preset':<18}{'orders/s':>10}{'deals/s':>10}{'ratio':>7}{'states/s':>12}{within}", flush=True)
+    header = f"{'preset':<18}{'orders/s':>10}{'deals/s':>10}{'ratio':>7}{'states/s':>12}{within}{'us/move':>9}"
+    print(header, flush=True)
     for preset in args.presets:
         sampled, surveyed, states = sampled_against_surveyed(preset, args.orders)
         found = most_exact(preset, budgets, args.most)
         cells = "".join(f"{f'{cards} cards ({seconds:.2f} s)':>20}" for cards, seconds in found)
         rates = f"{args.orders / sampled:>10.0f}{args.orders / surveyed:>10.0f}{surveyed / sampled:>7.2f}"
         rates += f"{states / sampled:>12,.0f}"
-        print(f"{preset:<18}{rates}{cells}", flush=True)
+        print(f"{preset:<18}{rates}{cells}{move_microseconds(preset, args.games):>9.1f}", flush=True)
 
 
 if __name__ == "__main__":

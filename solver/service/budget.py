@@ -24,9 +24,6 @@ PLAYED_SECONDS = 2.5
 #: The CPU seconds of the information relaxation bound where it is asked for (``--relaxed``),
 #: counted in states likewise.
 RELAXED_SECONDS = 1.5
-#: What a move played costs beyond its player's searches (the rules in Python offering the moves
-#: and playing one: 12 to 53 microseconds measured), in seconds, counted in states likewise.
-MOVE_SECONDS = 30e-6
 
 #: The states each preset's full-information searches expand a CPU second on the compiled core,
 #: from the orders of a deal's opening (``python benchmarks/face_down.py``, column "states/s",
@@ -46,6 +43,26 @@ STATES_PER_SECOND = {
     "amazons-dick": 2_600_000,
     "amazons-mms": 870_000,
     "amazons-pysol": 340_000,
+}
+
+#: What a move played costs each preset beyond its player's searches, in CPU microseconds: the
+#: rules in Python offering the moves, the player ranking them (the careful order applies each)
+#: and one played (``python benchmarks/face_down.py``, column "us/move", 2026-12-06: careful
+#: games from a deal's opening), counted in states likewise. One flat figure for all (30) had
+#: ``baroness-pysol``'s games, whose turns offer some four moves, cost twice their share.
+MOVE_MICROSECONDS = {
+    "parlett": 16,
+    "idle-year": 15,
+    "self-working": 15,
+    "baroness": 32,
+    "baroness-classic": 33,
+    "baroness-pysol": 59,
+    "thirteens": 43,
+    "nizhni-novgorod": 14,
+    "amazons": 15,
+    "amazons-dick": 16,
+    "amazons-mms": 16,
+    "amazons-pysol": 21,
 }
 
 #: The most face-down cards whose exact chance each preset answered within EXACT_SECONDS on the
@@ -88,7 +105,7 @@ def plan(variant: str, hidden: int, limits: Limits) -> Plan:
     default budget where neither ``--max-seconds`` nor ``--max-nodes`` was given, else the
     limits given (each part within them, as each part was before there was a budget)."""
     rate = STATES_PER_SECOND[variant]
-    move = max(1, round(MOVE_SECONDS * rate))
+    move = max(1, round(MOVE_MICROSECONDS[variant] * 1e-6 * rate))
     if limits.max_nodes is not None or limits.max_seconds is not None:
         played = None if limits.max_seconds is not None else round(PLAYED_SECONDS * rate)
         return Plan(limits, limits, None, played, limits.max_seconds, move, None, limits)
