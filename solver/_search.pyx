@@ -74,14 +74,15 @@ cdef class _Budget:
     cdef double started
     cdef double max_seconds
 
-    def __cinit__(self, max_nodes, max_seconds):
+    def __cinit__(self, max_nodes, max_seconds, bint timed=False):
         self.nodes = 0
         self.counted = 0
         self.node_limit = NO_CAP - 1 if max_nodes is None else max_nodes
         self.max_seconds = -1.0 if max_seconds is None else max_seconds
-        # A clock read only where a time limit needs one: an expectimax runs thousands of tiny
-        # searches without, and the reads were a third of its time (docs/performance.md).
-        self.started = 0.0 if max_seconds is None else _cpu_seconds()
+        # A clock read only where a time limit needs one, or the search reports its seconds
+        # (``timed``): an expectimax runs thousands of tiny searches with neither, and the reads
+        # were a third of its time (docs/performance.md).
+        self.started = _cpu_seconds() if timed or max_seconds is not None else 0.0
 
     cdef int check(self) except -1:
         """0, or the limit reached; raises a pending signal's exception (Ctrl-C, SIGTERM).
@@ -411,7 +412,7 @@ cdef tuple _decide(Kernel kernel, bytes start, _Budget budget, DigestSet table, 
 
 
 cdef object _stats(_Budget budget, table, TableMemory memory, int iterations):
-    """The search's counters."""
+    """The search's counters (its budget made ``timed``, so that its seconds are its own)."""
     budget.count()
     memory.note(len(table))
     return Stats(
@@ -436,7 +437,7 @@ def depth_first(
     codes (solver.engine turns them into the game's moves)."""
     if len(start) != kernel.state_size:
         raise ValueError(f"a state of this kernel is {kernel.state_size} bytes, not {len(start)}")
-    budget = _Budget(max_nodes, max_seconds)
+    budget = _Budget(max_nodes, max_seconds, timed=True)
     if table is None:
         table = DigestSet(_Memory(max_memory))
     proven = None if floors is None else _Proven(floors, wins, win_score)
@@ -466,7 +467,7 @@ def iterative_deepening(
     move codes."""
     if len(start) != kernel.state_size:
         raise ValueError(f"a state of this kernel is {kernel.state_size} bytes, not {len(start)}")
-    cdef _Budget budget = _Budget(max_nodes, max_seconds)
+    cdef _Budget budget = _Budget(max_nodes, max_seconds, timed=True)
     cdef TableMemory memory = _Memory(max_memory)
     memory.lend(kernel)
     table = DigestSet(memory)
