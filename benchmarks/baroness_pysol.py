@@ -12,7 +12,8 @@ and states over the deals both decided, and any deal on which their verdicts or 
 
 ``--where SEED`` instead shows where one deal's search (every reduction, the Python engine, no
 limit) spends its states: the states it expanded by cards left in the stock and by empty piles,
-to show which part of the game a reduction or a bound must cut.
+and by the kind of move that first reached it, to show which part of the game a reduction or a
+bound must cut.
 
     python benchmarks/baroness_pysol.py --where 9
 """
@@ -25,7 +26,8 @@ from collections import Counter
 from typing import Any, NamedTuple
 
 from rulesets import families
-from rulesets.baroness import ALL_REDUCTIONS, Baroness, BaronessLayout, build_baroness
+from rulesets.baroness import ALL_REDUCTIONS, Baroness, BaronessLayout, ToSpace, build_baroness
+from rulesets.moves import DEAL
 from solver.errors import UserError
 from solver.replay import checked
 from solver.result import Limits, Verdict
@@ -70,16 +72,26 @@ def report(label: str, runs: list[Solved]) -> None:
 
 class Counting(Baroness):
     """Baroness with every reduction, counting each state the search expands (it asks for the
-    moves of each once) by cards in the stock and by empty piles."""
+    moves of each once) by cards in the stock, by empty piles, and by the kind of move that
+    first reached it (a deal, a discard, a move onto an empty pile)."""
 
     def __init__(self, **options: Any) -> None:
         super().__init__(**options)
         self.by_stock: Counter[int] = Counter()
         self.by_empty: Counter[int] = Counter()
+        self.by_move: Counter[str] = Counter()
+        self.reached_by: dict[BaronessLayout, str] = {}
+
+    def apply(self, state: BaronessLayout, move: Any) -> BaronessLayout:
+        child = super().apply(state, move)
+        kind = "deal" if move is DEAL else "onto an empty pile" if isinstance(move, ToSpace) else "discard"
+        self.reached_by.setdefault(child, kind)
+        return child
 
     def moves(self, state: BaronessLayout) -> list[Any]:
         self.by_stock[len(state.stock)] += 1
         self.by_empty[state.piles.count(())] += 1
+        self.by_move[self.reached_by.get(state, "the start")] += 1
         return super().moves(state)
 
 
@@ -91,7 +103,12 @@ def where(seed: int) -> None:
     result = checked(game, start, depth_first(game, start))
     total = result.stats.nodes
     print(f"baroness-pysol deal {seed}: {result.verdict.value}, {result.best_score} cards left, {total:,} states")
-    for label, counts in (("cards in the stock", game.by_stock), ("empty piles", game.by_empty)):
+    counted: tuple[tuple[str, Counter[Any]], ...] = (
+        ("cards in the stock", game.by_stock),
+        ("empty piles", game.by_empty),
+        ("the move that reached it", game.by_move),
+    )
+    for label, counts in counted:
         shares = ", ".join(f"{key}: {count / total:.1%}" for key, count in sorted(counts.items()))
         print(f"  by {label}: {shares}")
 
