@@ -115,3 +115,34 @@ def test_a_search_cut_by_a_limit_proves_no_floors():
     first, second = analyse(game, 0, Limits(max_nodes=4))
     assert (first.move, first.verdict, first.score) == ((2, 0), Verdict.LOST, 1)
     assert (second.move, second.verdict, second.limit) == ((1, 0), Verdict.UNKNOWN, "max_nodes")
+
+
+def test_a_hints_floors_take_in_a_large_search_at_once():
+    """A lost move's searched states all get its score as a floor (Proofs.learn), in time linear
+    in their number. The compiled table once took them in the order of its slots, sorted by the
+    very bits the floors' table places them by, so they piled up into one cluster: quadratic,
+    31 CPU s for 800,000 states, hours on a hard baroness-pysol hint, deaf to Ctrl-C. A guard
+    against a hang, not a measurement: now a few hundredths of a second (the Python engine's
+    dict, a few tenths)."""
+    import random
+    import time
+
+    from rulesets import families
+    from rulesets.baroness import build_baroness
+    from solver.engine import proofs_for
+
+    family = families()["baroness"]
+    game = build_baroness(family.settings("baroness-pysol"))
+    proofs = proofs_for(game, Limits())
+    start = game.start(family.seeded_deal(1))
+    result, searched = proofs.search(start, Limits(max_nodes=10), None)  # a searched table of the engine's kind
+    draw = random.Random(7)
+    digests = [draw.getrandbits(64) | 1 for _ in range(800_000)]  # digests: 64 bits, never 0
+    if isinstance(searched, set):
+        searched.update(digests)
+    else:
+        for digest in digests:
+            searched.insert(digest)
+    began = time.process_time()
+    proofs.learn(start, result._replace(verdict=Verdict.LOST, best_score=20), searched)
+    assert time.process_time() - began < 3.0
