@@ -59,8 +59,8 @@ PLANS = (
     Plan("baroness-classic", 430_000, _enough(0.1170)),
     Plan(
         "baroness-pysol",
-        10_000,
-        "rate near 60%: 922,000 deals would be needed, about 40 CPU hours at 0.16 s a deal; 10,000 for now",
+        27_696,
+        "rate near 60%: 922,000 deals would be needed, about 45 CPU hours at 0.18 s a deal; 27,696 for now",
     ),
     Plan("thirteens", 1_000_000, _enough(0.6256)),
     Plan("royal-marriage", 100_000, _enough(0.9866) + "; 100,000"),
