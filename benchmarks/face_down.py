@@ -11,7 +11,9 @@ until the exact chance no longer answers within the largest budget; each budget'
 most face-down cards answered within it. Part 3, per preset: ``--games`` careful games from
 part 1's opening, on orders drawn for them: the microseconds a move played costs beyond any
 search (the rules offering the moves, the player ranking them, one played), which
-solver/service/budget.py counts a move played as.
+solver/service/budget.py counts a move played as. Part 4, per preset: the information relaxation
+walk (``--relaxed 4``) from deals 1-3's openings, 2,000,000 states each: the states it expands a
+CPU second, the lowest of the three (budget.py's RELAXED_STATES_PER_SECOND).
 
     python benchmarks/face_down.py [PRESET ...] [--orders 2000] [--budgets 1,60] [--most 20] [--games 200]
 """
@@ -26,7 +28,7 @@ from typing import Any
 from rulesets.concealed import presets_with_stock
 from solver.chance import arranged, conceal, unseen
 from solver.draws import Draw
-from solver.engine import best_chance, hindsight
+from solver.engine import best_chance, hindsight, relaxed
 from solver.players import CarefulPlayer, play_out
 from solver.result import Limits
 from solver.service.setup import Setup
@@ -105,6 +107,21 @@ def move_microseconds(preset: str, games: int) -> float:
     return (time.process_time() - started) / moves * 1e6
 
 
+def relaxed_states_per_second(preset: str) -> float:
+    """The states the relaxation walk at reach 4 expands a CPU second from deals 1-3's openings
+    (2,000,000 states each, one order at most drawn from each seed): the lowest of the three."""
+    setup = Setup.of(preset)
+    game: Any = setup.legal
+    rates = []
+    for seed in (1, 2, 3):
+        start = game.start(setup.deal(seed=seed))
+        position = conceal(game, start, len(game.stock(start)))
+        started = time.process_time()
+        found = relaxed(game, setup.game, position, 1000, seed, 4, Limits(max_nodes=2_000_000))
+        rates.append(found.nodes / (time.process_time() - started))
+    return min(rates)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("presets", nargs="*", default=PRESETS)
@@ -115,7 +132,8 @@ def main() -> None:
     args = parser.parse_args()
     budgets = tuple(float(text) for text in args.budgets.split(","))
     within = "".join(f"{'exact in ' + format(budget, 'g') + ' s':>20}" for budget in budgets)
-    header = f"{'preset':<18}{'orders/s':>10}{'deals/s':>10}{'ratio':>7}{'states/s':>12}{within}{'us/move':>9}"
+    header = f"{'preset':<18}{'orders/s':>10}{'deals/s':>10}{'ratio':>7}{'states/s':>12}{within}"
+    header += f"{'us/move':>9}{'relaxed/s':>12}"
     print(header, flush=True)
     for preset in args.presets:
         sampled, surveyed, states = sampled_against_surveyed(preset, args.orders)
@@ -123,7 +141,8 @@ def main() -> None:
         cells = "".join(f"{f'{cards} cards ({seconds:.2f} s)':>20}" for cards, seconds in found)
         rates = f"{args.orders / sampled:>10.0f}{args.orders / surveyed:>10.0f}{surveyed / sampled:>7.2f}"
         rates += f"{states / sampled:>12,.0f}"
-        print(f"{preset:<18}{rates}{cells}{move_microseconds(preset, args.games):>9.1f}", flush=True)
+        walk = relaxed_states_per_second(preset)
+        print(f"{preset:<18}{rates}{cells}{move_microseconds(preset, args.games):>9.1f}{walk:>12,.0f}", flush=True)
 
 
 if __name__ == "__main__":

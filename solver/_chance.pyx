@@ -89,7 +89,7 @@ cdef bint _next_order(uint8_t* cards, int count) noexcept:
 def hindsight(
     Kernel rules not None, Kernel search not None, bytes start not None, int hidden, int64_t samples,
     uint64_t seed, bint every, targets, referee=None, max_nodes=None, max_seconds=None, max_memory=None,
-    restart_nodes=1000, budget=None,
+    restart_nodes=1000, budget=None, int64_t floor=1,
 ):
     """For the position ``start`` (a flat state of ``rules``) whose stock ends in ``hidden``
     face-down cards: every order of them (``every``) or ``samples`` drawn from ``seed``, each
@@ -100,7 +100,8 @@ def hindsight(
     and its line of codes (none is kept: a run of many orders holds no more memory than one).
     ``max_seconds`` bounds each search and the orders as a whole: once they have taken it, no
     more are drawn (solver.chance.hindsight), and so does ``budget``, a count of states ("budget":
-    an order it cut short is left out unless it is the first).
+    an order it cut short is left out unless it is the first), each search counted there as at
+    least ``floor`` states (an order whose search expands none still costs its setting out).
     Returns (tallies, nodes, limit): per target [won, lost, unknown] of the orders searched; the
     states expanded in all; the limit that stopped the orders, else None."""
     cdef const uint8_t* root = rules._checked(start)
@@ -137,7 +138,7 @@ def hindsight(
     memcpy(arranged, root, rules.state_size)
     cdef list tallies = [[0, 0, 0] for _ in wanted]
     cdef list line, verdicts
-    cdef int64_t nodes = 0, total = 0, done = 0
+    cdef int64_t nodes = 0, total = 0, done = 0, spent = 0
     cdef bytes state, position
     cdef DigestSet table
     cdef double started = _cpu_seconds(), seconds = -1.0 if max_seconds is None else max_seconds
@@ -150,7 +151,7 @@ def hindsight(
             if seconds >= 0 and done and _cpu_seconds() - started > seconds:
                 stopped = "max_seconds"
                 break
-            if budget is not None and done and total >= budget:
+            if budget is not None and done and spent >= budget:
                 stopped = "budget"
                 break
             if not every:
@@ -171,14 +172,15 @@ def hindsight(
                 if seconds >= 0:  # each search within what the orders have left
                     max_seconds = max(1e-3, seconds - (_cpu_seconds() - started))
                 if budget is not None:  # and within the states they have left
-                    order_nodes = max(1, budget - total) if max_nodes is None else min(max_nodes, max(1, budget - total))
+                    order_nodes = max(1, budget - spent) if max_nodes is None else min(max_nodes, max(1, budget - spent))
                 verdict = search_state(search, state, table, order_nodes, max_seconds, restart_nodes, &nodes, line)
                 table = None  # freed before the next order's is made: one table within the bound at a time
                 total += nodes
+                spent += max(nodes, floor)
                 verdicts.append(verdict)
                 if verdict == WON and referee is not None:
                     referee(chosen, order[:hidden], tuple(line))
-            if done and budget is not None and total >= budget and UNKNOWN in verdicts:
+            if done and budget is not None and spent >= budget and UNKNOWN in verdicts:
                 stopped = "budget"  # the order the budget cut short is left out, as one not drawn
                 break
             for chosen in range(len(wanted)):
@@ -733,7 +735,9 @@ cdef class _Relaxation:
                 turned = max(0, (length - after_length) - known)
                 cut = INFINITE_DEPTH
                 if turned and hidden - turned <= self.reach:  # crossing: the mean of V, charged
-                    if self.known(state, hidden, moves[i], True, &one):
+                    # counted as a state, as the Python walk counts it: a walk of many crossings
+                    # whose outcomes are all in V's table expands nothing else, and ran past its share
+                    if self.worth.count(1) or self.known(state, hidden, moves[i], True, &one):
                         return 1
                 elif self.walk(child, hidden - turned, depth + 1, &one, &cut):
                     return 1

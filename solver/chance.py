@@ -222,7 +222,7 @@ class Expectimax:
             memory = max(1, memory - self.table_bytes)
         return Limits(nodes, seconds, memory)
 
-    def _count(self, nodes: int) -> None:
+    def count(self, nodes: int) -> None:
         """Count ``nodes`` expanded states, or stop the walk where they would pass the node limit
         (uncounted: ``--max-nodes N`` reports N states at most)."""
         before = self.nodes
@@ -268,17 +268,17 @@ class Expectimax:
         if at is not None:
             return 0.0, at
         if game.is_won(position.state):
-            self._count(1)
+            self.count(1)
             self._store(key, 1.0)
             return 1.0, math.inf
         if position.hidden <= 1:  # the order is known: the game's own search decides
             won, nodes = self.decide(position.state, self._left())
-            self._count(max(1, nodes))
+            self.count(max(1, nodes))
             if won is None:
                 raise Stopped("max_nodes" if self.limits.max_nodes is not None else "max_seconds")
             self._store(key, 1.0 if won else 0.0)
             return (1.0 if won else 0.0), math.inf
-        self._count(1)
+        self.count(1)
         self.path[key] = depth
         best, low = 0.0, math.inf
         for move in game.moves(position.state):
@@ -365,10 +365,12 @@ def every_order(count: int, samples: int) -> bool:
     return True
 
 
-def orders(cards: Sequence[int], samples: int, seed: int) -> Orders:
+def orders(cards: Sequence[int], samples: int, seed: int, *, every: bool | None = None) -> Orders:
     """Every order of ``cards`` where there are at most ``samples`` of them, else ``samples``
-    orders drawn from ``seed`` (see :class:`Orders`)."""
-    return Orders(tuple(sorted(cards)), samples, seed, every_order(len(cards), samples))
+    orders drawn from ``seed`` (see :class:`Orders`); ``every`` given says which, whatever the
+    count (a caller that found every order too many for its budget draws instead)."""
+    exact = every_order(len(cards), samples) if every is None else every
+    return Orders(tuple(sorted(cards)), samples, seed, exact)
 
 
 class Tally(NamedTuple):
@@ -403,6 +405,7 @@ def hindsight(
     limits: Limits,
     targets: Sequence[Hashable | None] = (None,),
     budget: int | None = None,
+    floor: int = 1,
 ) -> Sampled:
     """How many of the orders ``drawn`` leave the position winnable with every card known, for
     each of ``targets`` (None: the position; a move: after it), all on the same orders, drawn
@@ -410,15 +413,17 @@ def hindsight(
     whole too (each search gets what is left), and so does ``budget``, a count of states: once
     either is spent, no more orders are drawn (at least one is searched; the limit is then
     "max_seconds" or "budget"), and the tallies count those searched. An order that the budget
-    cut short is left out (unless it is the first), as one not drawn."""
+    cut short is left out (unless it is the first), as one not drawn. Each search counts in the
+    budget as at least ``floor`` states: a search that expands none (no move left) still costs
+    its order's setting out, and a large ``--samples`` of such orders would never spend it."""
     started = time.process_time()
     counts = [[0, 0, 0] for _ in targets]
-    nodes, stopped = 0, None
+    nodes, spent, stopped = 0, 0, None
     for done, order in enumerate(drawn.each()):
         if limits.max_seconds is not None and done and time.process_time() - started > limits.max_seconds:
             stopped = "max_seconds"
             break
-        if budget is not None and done and nodes >= budget:
+        if budget is not None and done and spent >= budget:
             stopped = "budget"
             break
         state = arranged(game, position, order)
@@ -428,12 +433,13 @@ def hindsight(
             if limits.max_seconds is not None:  # each search within what the orders have left
                 left = limits._replace(max_seconds=max(1e-3, limits.max_seconds - (time.process_time() - started)))
             if budget is not None:  # and within the states they have left
-                room = max(1, budget - nodes)
+                room = max(1, budget - spent)
                 left = left._replace(max_nodes=room if left.max_nodes is None else min(left.max_nodes, room))
             verdict, expanded = decide(state if target is None else game.apply(state, target), left)
             nodes += expanded
+            spent += max(expanded, floor)
             verdicts.append(verdict)
-        if done and budget is not None and nodes >= budget and None in verdicts:
+        if done and budget is not None and spent >= budget and None in verdicts:
             stopped = "budget"  # the order the budget cut short is left out, as one not drawn
             break
         for count, verdict in zip(counts, verdicts):

@@ -147,6 +147,9 @@ def hindsight(
     restart_nodes: int | None = search.RESTART_NODES,
     referee: bool = True,
     budget: int | None = None,
+    *,
+    every: bool | None = None,
+    floor: int = 1,
 ) -> Sampled:
     """:func:`solver.chance.hindsight` for each of ``targets`` (None: the position itself; else
     one of its legal moves in ``rules``, judged after it), on the engine :func:`engine_for` names
@@ -155,12 +158,12 @@ def hindsight(
     through the rules. ``restart_nodes`` as :func:`depth_first` takes it (None: no restarts, so
     that a node limit cuts the same searches on both engines). Without ``referee`` the compiled
     core's wins are not replayed: for tallies that only rank a player's own choices, whose game
-    is replayed as a whole (the replay was most of their cost). ``budget`` bounds the states of
-    the orders as a whole (:func:`solver.chance.hindsight`)."""
-    drawn = orders(unseen(rules, position), samples, seed)
+    is replayed as a whole (the replay was most of their cost). ``budget``, ``floor`` and
+    ``every`` as :func:`solver.chance.hindsight` and :func:`solver.chance.orders` take them."""
+    drawn = orders(unseen(rules, position), samples, seed, every=every)
     compiled = _chance_kernels(rules, searched)
     if compiled is None:
-        return hindsight_of(rules, position, drawn, decider(searched, restart_nodes), limits, targets, budget)
+        return hindsight_of(rules, position, drawn, decider(searched, restart_nodes), limits, targets, budget, floor)
     core, kernel, search_kernel = compiled
     moves = tuple(rules.moves(position.state)) if any(target is not None for target in targets) else ()
     indices = [0 if target is None else moves.index(target) + 1 for target in targets]
@@ -190,6 +193,7 @@ def hindsight(
         max_memory=limits.max_memory,
         restart_nodes=restart_nodes,
         budget=budget,
+        floor=floor,
     )
     return Sampled(tuple(Tally(*count) for count in counts), nodes, limit)
 
@@ -274,11 +278,14 @@ def relaxed(
     reach: int,
     limits: Limits,
     restart_nodes: int | None = search.RESTART_NODES,
+    *,
+    every: bool | None = None,
 ) -> Relaxed:
     """:func:`solver.relaxation.relaxed` over every order of the position's face-down cards
     where there are at most ``samples``, else ``samples`` drawn from ``seed`` (as
-    :func:`hindsight` draws them), on the engine :func:`engine_for` names for ``searched``."""
-    drawn = orders(unseen(rules, position), samples, seed)
+    :func:`hindsight` draws them; ``every`` as :func:`solver.chance.orders` takes it), on the
+    engine :func:`engine_for` names for ``searched``."""
+    drawn = orders(unseen(rules, position), samples, seed, every=every)
     compiled = _classed_kernels(rules, searched)
     if compiled is None:
         return relaxed_of(rules, position, drawn, decider(searched, restart_nodes), reach, limits)

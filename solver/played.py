@@ -11,17 +11,20 @@ player wins is one the clairvoyant counts as won; a hint's moves are played on t
 The player is the strongest of :data:`LADDER` whose first game fits its share of the budget
 (:data:`FEWEST_GAMES` games of every target must fit), counted in states expanded, so that the
 same command plays the same games on any machine and on both engines; ``max_seconds`` bounds
-the games as a whole too. The game is known only through :mod:`solver.protocol`.
+the games as a whole too. Game i is played on the clairvoyant's order i (where every order is
+counted, in the same lexicographic order), and no more games than the clairvoyant searched
+orders: so a game won is an order the clairvoyant counts as won (or undecided), and the played
+share can never stand above the clairvoyant share it is bracketed with. The game is known only
+through :mod:`solver.protocol`.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from solver.chance import Concealed, arranged, turned_up, unseen
-from solver.draws import Draw
+from solver.chance import Concealed, Orders, arranged, turned_up
 from solver.players import CarefulPlayer, OutOfBudget, Player, SamplingPlayer, View, play_out
 from solver.protocol import Concealable, Game
 
@@ -96,19 +99,19 @@ def play_orders(
     searched: Game[Any, Any],
     position: Concealed,
     targets: Sequence[Hashable | None],
+    drawn: Orders,
     most: int,
-    seed: int,
     rng_seed: int,
     budget: int | None,
     max_seconds: float | None = None,
     move_states: int = 0,
 ) -> Played:
-    """Play each of ``targets`` (None: the position; a move: after it) to the end on up to
-    ``most`` orders of the face-down cards drawn from ``seed`` (a stream of solver.draws), with
-    the strongest player of :data:`LADDER` the ``budget`` (states) and ``max_seconds`` (CPU)
-    afford, its own draws from ``rng_seed``; each move played counts as ``move_states`` states
-    beside its player's searches (the work of the rules themselves). At least one order is
-    played."""
+    """Play each of ``targets`` (None: the position; a move: after it) to the end on the first
+    ``most`` orders of ``drawn`` (the clairvoyant's, in its order), with the strongest player of
+    :data:`LADDER` the ``budget`` (states) and ``max_seconds`` (CPU) afford, its own draws from
+    ``rng_seed``; each move played, and the end of each game, counts as ``move_states`` states
+    beside its player's searches (the work of the rules themselves: a game of no move still
+    costs one). At least one order is played."""
     started = time.process_time()
     deadline = None if max_seconds is None else started + max_seconds
     starts = [_after(rules, position, target) for target in targets]
@@ -117,8 +120,9 @@ def play_orders(
         share = None if last else _share(budget, len(targets))
         pilot_deadline = None if last or max_seconds is None else started + max_seconds / (FEWEST_GAMES * len(targets))
         games = _Games(rules, searched, position, starts, name, samples, rng_seed, move_states)
+        games.draws = drawn.each()  # afresh for each player tried: its first game on the first order
         try:
-            games.play_order(Draw(seed), share, pilot_deadline)
+            games.play_order(share, pilot_deadline)
         except _Spent:
             continue  # its first game alone took more than its share: a weaker player is tried
         return games.go_on(most, budget, deadline)
@@ -152,11 +156,10 @@ class _Games:
         self.rules, self.searched, self.position, self.starts = rules, searched, position, starts
         self.name, self.samples, self.rng_seed, self.move_states = name, samples, rng_seed, move_states
         self.player = self.make(None)
-        self.cards = unseen(rules, position)
         self.won = [0] * len(starts)
         self.orders = 0
         self.nodes = 0
-        self.draw: Draw | None = None
+        self.draws: Iterator[tuple[int, ...]] = iter(())
 
     def make(self, room: int | None, deadline: float | None = None) -> Player:
         """A fresh player for one game, its searches within ``room`` states and the CPU clock's
@@ -165,11 +168,14 @@ class _Games:
             return SamplingPlayer(self.samples, self.rng_seed, room, deadline)
         return CarefulPlayer()
 
-    def play_order(self, draw: Draw, room: int | None, deadline: float | None) -> None:
-        """Play one order (the next of ``draw``) from every target, each game within ``room``
-        states and the CPU clock's ``deadline``; the tallies change only once all are played."""
-        self.draw = draw
-        state = arranged(self.rules, self.position, draw.shuffled(self.cards))
+    def play_order(self, room: int | None, deadline: float | None) -> bool:
+        """Play one order (the next of :attr:`draws`) from every target, each game within
+        ``room`` states and the CPU clock's ``deadline``; the tallies change only once all are
+        played. False where no order is left."""
+        order = next(self.draws, None)
+        if order is None:
+            return False
+        state = arranged(self.rules, self.position, order)
         wins, spent = [], 0
         for target, hidden in self.starts:
             player = self.make(None if room is None else max(1, room - spent), deadline)
@@ -177,14 +183,14 @@ class _Games:
             start = state if target is None else self.rules.apply(state, target)
             game = play_out(self.rules, self.searched, start, hidden, bounded)  # type: ignore[arg-type]
             wins.append(game.won)
-            spent += _nodes(player) + self.move_states * len(game.moves)
+            spent += _nodes(player) + self.move_states * (len(game.moves) + 1)
         self.won = [count + won for count, won in zip(self.won, wins)]
         self.orders += 1
         self.nodes += spent
+        return True
 
     def go_on(self, most: int, budget: int | None, deadline: float | None) -> Played:
         """Play further orders until ``most`` are played or the budget or the deadline is spent."""
-        assert self.draw is not None
         limit = None
         while self.orders < most:
             if budget is not None and self.nodes >= budget:
@@ -194,7 +200,8 @@ class _Games:
                 limit = "max_seconds"
                 break
             try:
-                self.play_order(self.draw, None if budget is None else budget - self.nodes, deadline)
+                if not self.play_order(None if budget is None else budget - self.nodes, deadline):
+                    break
             except _Spent as spent:  # the order cut short is not counted
                 limit = spent.limit
                 break

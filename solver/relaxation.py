@@ -92,7 +92,7 @@ class _Walk:
         at = self.path.get(key)
         if at is not None:
             return 0.0, at
-        self.worth._count(1)
+        self.worth.count(1)
         self.path[key] = depth
         position = conceal(game, state, hidden)  # as the player knows it, for its moves' charges
         best, low = 0.0, math.inf  # a game that ends unwon, or a line given up, is worth 0
@@ -129,6 +129,7 @@ class _Walk:
         after = game.apply(state, move)
         if not count or hidden - count > self.reach:
             return self.walk(after, hidden - count, depth + 1)
+        self.worth.count(1)  # a crossing costs a state, whether or not V's walk expands any
         mean = self.worth.move_value(position, move, 0)[0]
         if self.stop_at_reach:
             return mean, math.inf

@@ -222,7 +222,8 @@ def test_a_sample_as_large_as_asked_stops_at_max_seconds_in_little_memory(engine
     assert run.code == 0, run.stderr
     record = json.loads(run.stdout)
     assert record["orders_limit"] == "max_seconds" and 0 < record["orders"] < 100_000_000 and not record["exact"]
-    assert record["played_limit"] == "max_seconds" and record["played_orders"] >= 1
+    # the games stop at their own limit, or at the orders searched (never more games than those)
+    assert record["played_limit"] in ("max_seconds", None) and 1 <= record["played_orders"] <= record["orders"]
     assert run.seconds < 3 * 0.5 + 2.0, run  # the three limits, and the start
     assert run.peak < 200 * 2**20, run  # a run of 1,000 orders peaks at about 50 MiB
 

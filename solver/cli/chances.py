@@ -124,6 +124,8 @@ def _notes(judged: Any, face_down: int) -> list[str]:
             f"(the exact chance was not tried: {face_down} cards face down, more than the {reach} it",
             " answers within the default budget; give --max-seconds to try it)",
         ]
+    elif worth.chance is None and worth.limit == "max_memory":
+        notes.append("(the exact search filled --max-memory: raise it for the exact chance)")
     elif worth.chance is None:
         notes.append("(raise --max-seconds or --max-nodes for the exact chance)")
     if worth.orders_limit == "budget":
@@ -145,8 +147,9 @@ def _short(worth: Any) -> str:
     rate = worth.won_played()
     if worth.chance is None and rate is not None:
         seen = percent(share) if share is not None else f"{percent(low)} to {percent(high)}"
+        won = f"{worth.played.won:,}" if rate[0] is None else percent(rate[0])
         return (
-            f"chance {percent(rate[1])} to {percent(high)} (95%): played {percent(rate[0])} of "
+            f"chance {percent(rate[1])} to {percent(high)} (95%): played {won} of "
             f"{worth.played.games:,}, face up {seen} of {worth.orders:,}"
         )
     chance = "chance unknown" if worth.chance is None else f"chance {percent(worth.chance)}"

@@ -45,6 +45,27 @@ STATES_PER_SECOND = {
     "amazons-pysol": 340_000,
 }
 
+#: The states each preset's information relaxation walk (``--relaxed``: its own states, its
+#: crossings and V's exact walks and searches) expands a CPU second on the compiled core, from
+#: deals 1-3's openings at reach 4 (``python benchmarks/face_down.py``, column "relaxed/s",
+#: 2026-12-08, the lowest of the three): what turns RELAXED_SECONDS into states. The search's
+#: rate above had the bound take three times its share on a Parlett opening, and the walk is
+#: faster than the search on others (Amazons).
+RELAXED_STATES_PER_SECOND = {
+    "parlett": 4_100_000,
+    "idle-year": 3_000_000,
+    "self-working": 3_500_000,
+    "baroness": 2_600_000,
+    "baroness-classic": 3_100_000,
+    "baroness-pysol": 2_200_000,
+    "thirteens": 3_000_000,
+    "nizhni-novgorod": 3_700_000,
+    "amazons": 7_400_000,
+    "amazons-dick": 8_000_000,
+    "amazons-mms": 6_200_000,
+    "amazons-pysol": 4_000_000,
+}
+
 #: What a move played costs each preset beyond its player's searches, in CPU microseconds: the
 #: rules in Python offering the moves, the player ranking them (the careful order applies each)
 #: and one played (``python benchmarks/face_down.py``, column "us/move", 2026-12-06: careful
@@ -99,6 +120,11 @@ class Plan(NamedTuple):
     #: The information relaxation bound's limits, where it is asked for.
     relaxed: Limits
 
+    def played(self) -> tuple[int | None, float | None, int]:
+        """What the played games get: their states and CPU seconds as a whole, and the states a
+        move played counts as (solver.played.play_orders takes them so)."""
+        return self.played_states, self.played_seconds, self.move_states
+
 
 def plan(variant: str, hidden: int, limits: Limits) -> Plan:
     """The parts' limits for a position of ``variant`` with ``hidden`` cards face down: the
@@ -107,11 +133,15 @@ def plan(variant: str, hidden: int, limits: Limits) -> Plan:
     rate = STATES_PER_SECOND[variant]
     move = max(1, round(MOVE_MICROSECONDS[variant] * 1e-6 * rate))
     if limits.max_nodes is not None or limits.max_seconds is not None:
-        played = None if limits.max_seconds is not None else round(PLAYED_SECONDS * rate)
-        return Plan(limits, limits, None, played, limits.max_seconds, move, None, limits)
+        # --max-nodes bounds each search; the orders and the games as a whole keep their shares of
+        # states (else a large --samples of orders that expand nothing would never end)
+        by_states = limits.max_seconds is None
+        orders = round(ORDERS_SECONDS * rate) if by_states else None
+        played = round(PLAYED_SECONDS * rate) if by_states else None
+        return Plan(limits, limits, orders, played, limits.max_seconds, move, None, limits)
     reach = EXACT_REACH[variant]
     exact = limits._replace(max_seconds=EXACT_SECONDS) if hidden <= reach else None
-    relaxed = limits._replace(max_nodes=round(RELAXED_SECONDS * rate))
+    relaxed = limits._replace(max_nodes=round(RELAXED_SECONDS * RELAXED_STATES_PER_SECOND[variant]))
     return Plan(exact, limits, round(ORDERS_SECONDS * rate), round(PLAYED_SECONDS * rate), None, move, reach, relaxed)
 
 

@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from rulesets.concealed import write_concealed
 from rulesets.notation import is_deal
-from solver.chance import Chance, ChanceStats, Concealed, Tally, every_order, turned_up, unseen
+from solver.chance import Chance, ChanceStats, Concealed, Orders, Sampled, Tally, every_order, orders, turned_up, unseen
 from solver.draws import CLAIRVOYANT, MOST_SEED, stream
 from solver.engine import best_chance, chance_engine, hindsight, relaxed
 from solver.errors import OptionError
@@ -67,12 +67,22 @@ class Worth(NamedTuple):
         low, high = rate_range(won, unknown, self.orders)
         return (None if unknown else won / self.orders), low, high
 
-    def won_played(self) -> tuple[float, float, float] | None:
-        """The share of the played games won and its 95% Wilson interval (None: none played)."""
-        if self.played is None:
+    def won_played(self) -> tuple[float | None, float, float] | None:
+        """The share of the played games won and its 95% Wilson interval (None: none played).
+        Where every order was counted the games were played on them in order: over all of them
+        the share is exact; over the first few (a limit stopped the games) it is no sample, so
+        the share is None and its range counts the orders not played as lost and as won."""
+        played = self.played
+        if played is None:
             return None
-        low, high = wilson(self.played.won, self.played.games)
-        return self.played.won / self.played.games, low, high
+        if self.every:
+            total = self.orders
+            if played.games >= total:
+                share = played.won / played.games
+                return share, share, share
+            return None, played.won / total, (played.won + total - played.games) / total
+        low, high = wilson(played.won, played.games)
+        return played.won / played.games, low, high
 
     def fields(self) -> dict[str, Any]:
         """The record's fields: chance, clairvoyant and its interval, orders, exact, and the games
@@ -206,24 +216,18 @@ def judge(
     moves = tuple(game.moves(position.state)) if with_moves else ()
     targets = (None, *moves)
     seed = stream(CLAIRVOYANT, rng_seed)
-    counted = _counted(setup, position, samples, seed, targets, parts)
-    sampled = hindsight(game, setup.game, position, counted, seed, targets, parts.orders, budget=parts.orders_states)
-    every = every_order(position.hidden, counted)
+    counted, every = _counted(setup, position, samples, seed, targets, parts)
+    drawn = orders(unseen(game, position), counted, seed, every=every)
+    sampled = _clairvoyant(setup, position, drawn, targets, parts)
     tallies = _undecided_kept(sampled.tallies, every and sampled.limit is not None, position.hidden)
     found = _exact(setup, position, moves, every and tallies[0].won == 0 and not tallies[0].unknown, parts.exact)
+    found = found._replace(
+        moves=tuple(_none_won(*judged, tally, every) for judged, tally in zip(found.moves, tallies[1:]))
+    )
     played = None
-    if found.chance is None:  # the bracket's lower side
+    if found.chance is None:  # the bracket's lower side: on the clairvoyant's own orders, no more than it searched
         played = play_orders(
-            game,
-            setup.game,
-            position,
-            targets,
-            samples,
-            seed,
-            rng_seed,
-            parts.played_states,
-            parts.played_seconds,
-            parts.move_states,
+            game, setup.game, position, targets, drawn, sum(sampled.tallies[0]), rng_seed, *parts.played()
         )
 
     def worth(chance: float | None, index: int) -> Worth:
@@ -235,9 +239,19 @@ def judge(
         for index, (move, chance) in enumerate(found.moves, 1)
     ]
     judged.sort(key=_best_first)
-    bound = None if relaxed_reach is None else _bound(setup, position, counted, seed, relaxed_reach, parts, limits)
+    bound = None if relaxed_reach is None else _bound(setup, position, drawn, relaxed_reach, parts, limits)
     best = worth(found.chance, 0)
     return Judged(setup, position, best, tuple(judged), found.stats.nodes, found.stats.seconds, parts, bound)
+
+
+def _clairvoyant(setup: Setup, position: Concealed, drawn: Orders, targets: tuple[Any, ...], parts: Plan) -> Sampled:
+    """The orders ``drawn`` searched with every card known, for each of ``targets``, within the
+    orders' part of the budget (each search counted at the floor of a move played at least)."""
+    rules: Any = setup.legal
+    return hindsight(
+        rules, setup.game, position, drawn.samples, drawn.seed, targets, parts.orders,
+        budget=parts.orders_states, every=drawn.exact, floor=parts.move_states,
+    )  # fmt: skip
 
 
 def _exact(
@@ -255,6 +269,15 @@ def _exact(
     return best_chance(rules, setup.game, position, exact, bool(moves))
 
 
+def _none_won(move: Hashable, chance: float | None, tally: Tally, every: bool) -> tuple[Hashable, float | None]:
+    """A move's exact chance: 0 where no order at all can be won after it (as for the position:
+    a player who cannot see the cards wins no more than one who can), whatever stopped its
+    search."""
+    if chance is None and every and tally.won == 0 and tally.unknown == 0:
+        return move, 0.0
+    return move, chance
+
+
 def _undecided_kept(tallies: tuple[Tally, ...], cut: bool, hidden: int) -> tuple[Tally, ...]:
     """Where every order was to be counted and a limit ``cut`` them short, the orders not
     reached counted as undecided, not left out."""
@@ -264,13 +287,13 @@ def _undecided_kept(tallies: tuple[Tally, ...], cut: bool, hidden: int) -> tuple
     return tuple(tally._replace(unknown=tally.unknown + total - sum(tally)) for tally in tallies)
 
 
-def _bound(
-    setup: Setup, position: Concealed, counted: int, seed: int, reach: int, parts: Plan, limits: Limits
-) -> Relaxed:
+def _bound(setup: Setup, position: Concealed, drawn: Orders, reach: int, parts: Plan, limits: Limits) -> Relaxed:
     """The information relaxation bound on the clairvoyant's orders, within its part of the
     budget (its limit named ``budget`` where the default budget's states stopped it)."""
     rules: Any = setup.legal
-    bound = relaxed(rules, setup.game, position, counted, seed, reach, parts.relaxed)
+    if parts.reach is not None and min(reach, position.hidden) > parts.reach:
+        return Relaxed(None, 0, reach, "reach", 0)  # V's exact walks alone are beyond the share: said, not tried
+    bound = relaxed(rules, setup.game, position, drawn.samples, drawn.seed, reach, parts.relaxed, every=drawn.exact)
     if bound.limit == "max_nodes" and limits.max_nodes is None:
         return bound._replace(limit="budget")
     return bound
@@ -281,21 +304,30 @@ def _player(played: Played | None) -> tuple[str | None, dict[str, Any] | None, s
     return (None, None, None) if played is None else (played.player, played.settings, played.limit)
 
 
-def _counted(setup: Setup, position: Concealed, samples: int, seed: int, targets: tuple[Any, ...], parts: Plan) -> int:
-    """The orders to search: ``samples`` (every order where there are no more), or every order
-    where there are more but the first PILOT_ORDERS drawn show that all of them would take at
-    most half the default budget's states for the orders (whatever limits were given, so the
-    choice is the same on any machine): a 7-card position's 5,040 orders, say, which a sample of
-    1,000 would only estimate."""
-    hidden, half = position.hidden, orders_states(setup.variant) // 2
-    if every_order(hidden, samples) or not every_order(hidden, half):
-        return samples  # all counted already, or more orders than states: never all
-    rules: Any = setup.legal
-    pilot = hindsight(rules, setup.game, position, PILOT_ORDERS, seed, targets, parts.orders, budget=half)
-    if pilot.limit is not None or any(tally.unknown for tally in pilot.tallies):
-        return samples
+def _counted(
+    setup: Setup, position: Concealed, samples: int, seed: int, targets: tuple[Any, ...], parts: Plan
+) -> tuple[int, bool]:
+    """The orders to search, and whether they are every order of the face-down cards: every order
+    where all of them fit in half the default budget's states for the orders, whatever
+    ``samples`` says (at most PILOT_ORDERS of them, or as the first PILOT_ORDERS drawn show,
+    each search counted at its floor: the same choice whatever limits were given, so the same on
+    any machine); else ``samples`` drawn. So a 7-card position's 5,040 orders are all counted
+    where a sample of 1,000 would only estimate them, and 12 cards' 479,001,600 orders are drawn
+    however many are asked for, never a first few of every one."""
+    hidden, half, floor = position.hidden, orders_states(setup.variant) // 2, parts.move_states
+    if every_order(hidden, PILOT_ORDERS):
+        return math.factorial(hidden), True
+    if not every_order(hidden, half // (floor * len(targets))):
+        return samples, False  # more orders than the share holds at their floor cost: never all
     every = math.factorial(hidden)
-    return every if pilot.nodes * every <= PILOT_ORDERS * half else samples
+    rules: Any = setup.legal
+    pilot = hindsight(
+        rules, setup.game, position, PILOT_ORDERS, seed, targets, parts.orders, budget=half, every=False, floor=floor
+    )
+    if pilot.limit is not None or any(tally.unknown for tally in pilot.tallies):
+        return samples, False
+    cost = pilot.nodes + floor * PILOT_ORDERS * len(targets)  # at least what the floors charge
+    return (every, True) if cost * every <= PILOT_ORDERS * half else (samples, False)
 
 
 #: The most face-down cards V may be exact within (the compiled core's most face-down cards).
@@ -325,9 +357,16 @@ def check_draw(samples: int, rng_seed: int) -> None:
 MOST_SAMPLES = 2**63 - 1
 
 
-def _best_first(judged: MoveWorth) -> tuple[float, float]:
+def _best_first(judged: MoveWorth) -> tuple[bool, float, float]:
+    """A hint's order: by what is known of each move's chance, the exact figure, else the low end
+    of its bracket (a move whose chance may lie below a known figure never ranks above it), the
+    moves with neither after; then by the orders that can be won with every card known."""
     worth = judged.worth
-    return (-1.0 if worth.chance is None else -worth.chance), -(worth.tally.won + worth.tally.unknown / 2)
+    known = worth.chance
+    if known is None:
+        rate = worth.won_played()
+        known = None if rate is None else rate[1]
+    return known is None, -(known or 0.0), -(worth.tally.won + worth.tally.unknown / 2)
 
 
 def percent(share: float) -> str:
@@ -348,15 +387,17 @@ def worth_text(worth: Worth, ceiling: float | None = None) -> list[str]:
             chance = f"chance to win with best play: not found within the limits ({worth.limit} reached)"
         else:
             high = worth.clairvoyant()[2] if ceiling is None else max(rate[1], min(worth.clairvoyant()[2], ceiling))
-            chance = f"chance to win with best play: between {percent(rate[1])} and {percent(high)} (95%)"
+            if rate[1] == high:  # both sides exact, over every order, and equal
+                won = "the player's games won every order that can be won"
+                chance = f"chance to win with best play: {percent(high)} ({won})"
+            else:
+                sure = worth.every and ceiling is None and worth.clairvoyant()[0] is not None
+                chance = f"chance to win with best play: between {percent(rate[1])} and {percent(high)}" + (
+                    "" if sure else " (95%)"
+                )
     lines = [chance]
-    rate = worth.won_played() if worth.chance is None else None
-    if rate is not None and worth.played is not None:
-        games = worth.played.games
-        lines += [
-            f"a player who cannot see the stock won {percent(rate[0])} of {games:,} drawn {_orders(games)}",
-            f"  (95%: {percent(rate[1])} to {percent(rate[2])}; {player_words(worth.player, worth.player_settings)})",
-        ]
+    if worth.chance is None:
+        lines += played_text(worth)
     share, low, high = worth.clairvoyant()
     count = f"{worth.orders:,}"
     if worth.every and share is not None:
@@ -371,6 +412,34 @@ def worth_text(worth: Worth, ceiling: float | None = None) -> list[str]:
     return [*lines, f"with the stock turned face up, {seen}"]
 
 
+def played_text(worth: Worth) -> list[str]:
+    """What the player who cannot see the stock won (none where no game was played): on every
+    order, on the first few of every one, or on orders drawn."""
+    rate, played = worth.won_played(), worth.played
+    if rate is None or played is None:
+        return []
+    who = player_words(worth.player, worth.player_settings)
+    games = played.games
+    if not worth.every:
+        return [
+            f"a player who cannot see the stock won {percent(rate[0] or 0.0)} of {games:,} drawn {_orders(games)}",
+            f"  (95%: {percent(rate[1])} to {percent(rate[2])}; {who})",
+        ]
+    if rate[0] is not None:
+        return [
+            f"a player who cannot see the stock won {percent(rate[0])} of every one of its {_count(games)}",
+            f"  ({who})",
+        ]
+    return [
+        f"a player who cannot see the stock won {played.won:,} of the first {games:,} of its {_count(worth.orders)}",
+        f"  ({percent(rate[1])} to {percent(rate[2])} of all of them; {who})",
+    ]
+
+
+def _count(orders: int) -> str:
+    return f"{orders:,} {_orders(orders)}"
+
+
 def relaxed_text(judged: Judged) -> list[str]:
     """The information relaxation bound's lines (none where it was not asked for)."""
     found = judged.relaxed
@@ -378,8 +447,16 @@ def relaxed_text(judged: Judged) -> list[str]:
         return []
     bound, low, high = judged.relaxed_bound()
     head = f"with what seeing the cards gained charged (V exact within {found.reach} face-down cards),"
+    reach = None if judged.parts is None else judged.parts.reach
+    if found.limit == "reach":
+        needed = min(found.reach, judged.position.hidden)
+        return [
+            head,
+            f"  not walked: its V needs the exact chance of {needed} cards face down,",
+            f"  beyond the {reach} the default budget answers (give --relaxed {reach} or less, or --max-seconds)",
+        ]
     if low is None or high is None:
-        return [head, f"  no order was walked within the limits ({found.limit} reached)"]
+        return [head, f"  no order was walked within the limits ({found.limit} reached): a lower --relaxed needs less"]
     count = f"{found.orders:,} {_orders(found.orders)}"
     if bound is None:  # the first orders of every one: a range, no estimate
         walked = f"{found.orders:,} of its {math.factorial(judged.position.hidden):,} orders walked"
