@@ -377,3 +377,44 @@ def test_game_position_as_seen_keeps_what_the_player_knows() -> None:
     assert known.position_as_seen == "row: KC 2D | stock: QC 7H {48}"
     known.play("deal QC")
     assert known.position_as_seen == "row: KC 2D QC | stock: 7H {48}"
+
+
+def _seen_lines(lines: list[str]) -> list[str]:
+    return [line.strip().removeprefix("as seen: ") for line in lines if line.strip().startswith("as seen: ")]
+
+
+@pytest.mark.one_engine
+@pytest.mark.parametrize("preset", WITH_STOCK)
+def test_every_as_seen_line_of_solve_show_reads_back_as_the_cards_the_player_has_seen(preset: str) -> None:
+    """Each 'as seen:' of ``solve --show`` is the position beside it with exactly the stock cards
+    never yet outside the stock face down (counted independently here: a card once dealt, even
+    gathered back into the stock by an Amazons redeal or covered again, is seen)."""
+    setup = Setup.of(preset)
+    rules = setup.legal
+    shown = run("solve", preset, "--seed", "1", "--show").stdout.splitlines()
+    positions = [line.strip().removeprefix("position: ") for line in shown if line.strip().startswith("position: ")]
+    seen = _seen_lines(shown)
+    assert len(seen) == len(positions) > 1
+    ever_out: set[int] = set()
+    for position, as_seen in zip(positions, seen):
+        state = setup.concealed(position).state
+        stock = list(rules.stock(state))  # type: ignore[attr-defined]
+        ever_out |= set(range(256)) - set(stock)
+        hidden = 0
+        while hidden < len(stock) and stock[len(stock) - 1 - hidden] not in ever_out:
+            hidden += 1
+        assert setup.concealed(as_seen) == conceal(rules, state, hidden), (position, as_seen)
+
+
+@pytest.mark.one_engine
+@pytest.mark.parametrize("preset", WITH_STOCK)
+def test_every_as_seen_line_of_play_show_reads_back_as_the_position_beside_it(preset: str) -> None:
+    """``play --show`` writes each position the player saw twice, its face-down cards named in
+    braces and as seen (counted): both read back as one position."""
+    shown = run("play", preset, "--seed", "1", "--player", "careful", "--show").stdout.splitlines()
+    positions = [line.strip().removeprefix("position: ") for line in shown if line.strip().startswith("position: ")]
+    seen = _seen_lines(shown)
+    setup = Setup.of(preset)
+    assert len(seen) == len(positions) > 1
+    for position, as_seen in zip(positions, seen):
+        assert setup.concealed(as_seen) == setup.concealed(position), (position, as_seen)

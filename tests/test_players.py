@@ -431,7 +431,9 @@ def test_the_table_shown_after_each_move_counts_the_face_down_cards(preset: str)
     assert len(pictures) == len(game.moves) + 1
     state, hidden, drawn = game.opening.start, game.opening.hidden, set()
     for number, picture in enumerate(pictures):
-        *table, position = picture
+        at = next(index for index, line in enumerate(picture) if line.strip().startswith("position: "))
+        table, position = picture[:at], picture[at]
+        assert [line.strip().split(":")[0] for line in picture[at + 1 :]] == ["as seen"]
         stock = list(rules.stock(state))
         face_down = stock[len(stock) - hidden :]
         names = {NAME[code] for code in face_down}

@@ -81,11 +81,14 @@ def _lines(played: Any, show: bool) -> list[str]:
 def _drawn(setup: Any, position: Any, width: int) -> list[str]:
     """The table as the player sees it (face-down cards counted, not shown; the stock's known
     cards drawn in order), indented."""
-    from rulesets.concealed import concealed_picture, write_concealed
+    from rulesets.concealed import concealed_picture, is_concealable, write_concealed, write_seen
 
     picture = concealed_picture(setup.legal, position)
     lines = [f"       {line}" for line in picture.text(frozenset(), width=width).splitlines()]
-    return [*lines, f"       position: {write_concealed(setup.legal, position)}"]
+    lines.append(f"       position: {write_concealed(setup.legal, position)}")
+    if is_concealable(setup.legal):
+        lines.append(f"        as seen: {write_seen(setup.family, setup.legal, position.state, position.hidden)}")
+    return lines
 
 
 COMMAND = Command(

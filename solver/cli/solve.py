@@ -72,8 +72,8 @@ def describe(*, game: str, as_json: bool = False) -> None:
 def deal(
     *, game: str, seed: int, variant: str | None = None, option: Sequence[str] = (), as_seen: bool = False
 ) -> None:
-    """Print the deal of a seeded game, first dealt first; ``as_seen``, its opening position as
-    the player sees it (the stock face down, in braces)."""
+    """Print the deal of a seeded game, first dealt first; with --as-seen, its opening position
+    as the player sees it (the stock face down, in braces)."""
     from solver.service.setup import Setup
 
     setup = Setup.of(game, variant, option)
@@ -421,20 +421,24 @@ def _outcome_lines(outcome: Outcome, show: bool, line: int | None = None) -> lis
 def _line_lines(outcome: Outcome, show: bool) -> list[str]:
     """The numbered moves of the solution (or best line); with ``show``, after each move the
     layout as one indented block (the places the move changed marked ``*``) and its position."""
+    from rulesets.concealed import face_down_after, face_down_at_start
+
     setup, result = outcome.setup, outcome.result
     game = setup.game
     texts = outcome.line_text()
     title = "solution" if result.solution is not None else "line to the best score"
     lines = [f"{title} ({len(texts)} move{'' if len(texts) == 1 else 's'}):"]
     state = outcome.start
+    hidden = face_down_at_start(setup.legal, state)
     if show:
-        lines += _layout_lines(setup, state, frozenset())
+        lines += _layout_lines(setup, state, hidden, frozenset())
     for number, (text, move) in enumerate(zip(texts, result.best_line), 1):
         lines.append(f"{number:3d}. {text}")
         touched = game.touched(state, move)
+        hidden = face_down_after(setup.legal, state, hidden, move)
         state = game.apply(state, move)
         if show:
-            lines += _layout_lines(setup, state, touched)
+            lines += _layout_lines(setup, state, hidden, touched)
     return lines
 
 
@@ -442,17 +446,18 @@ def _line_lines(outcome: Outcome, show: bool) -> list[str]:
 SHOW_WIDTH = 73
 
 
-def _layout_lines(setup: Any, state: Any, touched: frozenset[str]) -> list[str]:
+def _layout_lines(setup: Any, state: Any, hidden: int, touched: frozenset[str]) -> list[str]:
     """The picture of ``state`` indented under its move, then the position to paste back in:
-    with every card known, and (a game with a stock) as the player sees it, its stock face down
-    (for ``solve --position`` and ``hint --position`` to judge what is left to chance)."""
+    with every card known, and (a game with a stock) as the player sees it, the ``hidden`` stock
+    cards never turned up face down (for ``solve --position`` and ``hint --position`` to judge
+    what is left to chance)."""
     from rulesets.concealed import is_concealable, write_seen
 
     game = setup.game
     lines = [f"       {line}" for line in game.picture(state).text(touched, width=SHOW_WIDTH).splitlines()]
     lines.append(f"       position: {game.write_position(state)}")
     if is_concealable(setup.legal):
-        lines.append(f"        as seen: {write_seen(setup.family, setup.legal, state)}")
+        lines.append(f"        as seen: {write_seen(setup.family, setup.legal, state, hidden)}")
     return lines
 
 
