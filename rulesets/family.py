@@ -217,6 +217,24 @@ class Family(NamedTuple):
             lines.append(fill(text, "  ", "      "))
         return "\n".join(lines)
 
+    def describe_variant(self, name: str) -> str:
+        """:meth:`describe` opened by the variant ``name``'s own rules: what it is and what each
+        option it sets means, so that ``describe parlett`` starts with Parlett's game, not only
+        with the family's."""
+        import textwrap
+
+        variant = next(variant for variant in self.variants if variant.name == name)
+        head = [textwrap.fill(f"{name}: {variant.summary}, a variant of {self.name}", WIDTH, subsequent_indent="    ")]
+        if variant.settings:
+            head.append("Its rules are the family's below, with these options set:")
+            for key, value in variant.settings.items():
+                option = self.option(key)
+                text = f"{key}={option.spell(value)}: {option.help}"
+                head.append(textwrap.fill(text, WIDTH, initial_indent="  ", subsequent_indent="      "))
+        else:
+            head.append(f"Its rules are the family's own, below ({self.name}'s defaults).")
+        return "\n".join(head) + "\n\n" + self.describe()
+
     def example(self, seed: int = 0) -> tuple[str, list[str]]:
         """The opening of PySolFC deal ``seed`` (:data:`EXAMPLE_SEED` if 0) under the default rules,
         as a position, and every legal move there in the notation (built from the rules, so an

@@ -9,6 +9,7 @@ are separated by ``/`` and an empty pile or section is ``-``. For example
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 
 from rulesets.cards import NAME, CardError, parse_card
@@ -91,8 +92,18 @@ def read_sections(text: str, game: str, required: Sequence[str], optional: Seque
             raise PositionError(f"section {name!r} appears twice in the {game} position")
         found[name] = content.strip()
     missing = [name for name in required if name not in found]
+    for name in missing:  # written, but inside another section: its '|' forgotten
+        inside = [other for other, content in found.items() if re.search(rf"(^|\s){name}\s*:", content, re.I)]
+        if inside:
+            raise PositionError(
+                f"the {game} position's {inside[0]!r} section holds '{name}:': put a '|' before it "
+                f"('{inside[0]}: ... | {name}: ...')"
+            )
     if missing:
-        raise PositionError(f"the {game} position has no {', '.join(repr(m) for m in missing)} section")
+        names = " and ".join(repr(name) for name in missing)
+        raise PositionError(
+            f"the {game} position needs a {names} section too: sections are {', '.join(known)}, separated by '|'"
+        )
     return found
 
 

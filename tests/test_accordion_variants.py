@@ -354,7 +354,7 @@ def test_the_open_row_reads_a_stock_as_dealt_onto_the_row():
         (True, "row: - | stock: AS", "row is empty"),
         (False, "row: AS ZZ", "unknown card 'ZZ'"),
         (True, "row: AS | stock: 1S", "unknown card '1S'"),
-        (True, "row: AS 2S", "no 'stock' section"),
+        (True, "row: AS 2S", "needs a 'stock' section"),
         (False, "row: AS | piles: 2S", "unknown section 'piles'"),
         (False, "row: AS | row: 2S", "appears twice"),
         (False, "AS 2S", "cannot read Accordion position section"),

@@ -176,7 +176,7 @@ def test_a_hand_written_position_reads():
     [
         ("foundations - / - / - / - | depots: - / - / - / - | stock: -", "cannot read"),
         (position().replace(" | stock:", " | pass: 1 | stock:"), "unknown section"),
-        (position().split(" | stock")[0], "no 'stock' section"),
+        (position().split(" | stock")[0], "needs a 'stock' section"),
         (position(depots="8C / - / 7D"), "3 depots, not 4"),
         (position(foundations="AC 7C / AD / -"), "3 foundation places, not 4"),
         (position(stock=None, leave=("QS",)), "lacks QS"),

@@ -265,7 +265,8 @@ def test_games_describe_and_version() -> None:
     assert "parlett" in listed[0].variants
     described = solver.describe("PARLETT")  # a variant names its game, in any case
     assert described.name == "accordion" and described.options["compulsory"] is False
-    assert str(described) == run_cli("describe", "accordion").stdout.rstrip("\n")
+    assert str(described) == run_cli("describe", "parlett").stdout.rstrip("\n")
+    assert str(described).startswith("parlett: compulsory") and str(solver.describe("accordion")) in str(described)
     assert described.record() == json.loads(run_cli("describe", "accordion", "--json").stdout)
     assert solver.__version__ == version("patience-solver") and "Game" in dir(solver)
 

@@ -177,7 +177,7 @@ BARONESS_REFUSED = {
         "3 grace cards",
     ),
     "a pile higher than the deals so far": (deal_1_layout(["JD 7H 9S", "2D 7C", "9H 5H", "JC KD", "5D"]), "pile 1"),
-    "a missing section": ("piles: JD / 2D / 9H / JC / 5D", "no 'stock' section"),
+    "a missing section": ("piles: JD / 2D / 9H / JC / 5D", "needs a 'stock' section"),
 }
 
 

@@ -222,3 +222,41 @@ def _masked(text: str) -> str:
     """:func:`_steady`, the solver's version, the engine a report names and a survey's rate masked."""
     text = re.sub(r"solver \d+\.\d+\.\d+\S*, engine (native|python)", "solver V, engine E", _steady(text))
     return re.sub(r"\([\d.]+ deals/s\)", "(R deals/s)", text)
+
+
+#: Where a page or a help text lists the players ``--player`` takes: the text around the list.
+PLAYER_LISTS = {
+    "cli.md": "- `--player` (required)",
+    "surveys.md": "`--player NAME` (",
+    "glossary.md": "| **player** |",
+    "players.md": "`--player NAME` chooses one",
+}
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.split())
+
+
+@pytest.mark.one_engine
+def test_every_list_of_players_names_every_player_of_the_registry() -> None:
+    """Each list of the players, in the help of play and survey and in the docs, names every
+    player of solver.players.PLAYERS (a new player appears in each, or this fails); the refusal
+    the docs quote is the one the program prints."""
+    from helpers import run_cli
+
+    from solver.players import PLAYERS
+
+    for command in ("play", "survey"):
+        shown = _flat(run_cli(command, "--help").stdout)
+        listed = shown[shown.index("--player NAME The player:") :][:400]
+        assert all(name in listed for name in PLAYERS), (command, listed)
+    for page, anchor in PLAYER_LISTS.items():
+        text = _flat((DOCS / page).read_text())
+        listed = text[text.index(anchor) :][:700]
+        assert all(f"`{name}`" in listed for name in PLAYERS), (page, listed)
+    readme = _flat((DOCS.parent / "README.md").read_text())
+    row = readme[readme.index("| `play GAME --player NAME` |") :][:200]
+    assert all(f"`{name}`" in row for name in PLAYERS), row
+    refused = run_cli("play", "parlett", "--seed", "1", "--player", "best")
+    message = refused.stderr.strip().removeprefix("patience: error: ")
+    assert refused.exit_code == 2 and message in _flat((DOCS / "cli.md").read_text())

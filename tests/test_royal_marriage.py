@@ -361,7 +361,7 @@ def test_positions_along_a_won_line_are_won(combo: Combo) -> None:
         (COMBOS[3], "row: 7H 2C 3C 4C | stock: 4C 7S", "4C more than once"),
         (COMBOS[3], "row: 7H | stock: 2C 7S", "the row holds 1 card"),
         (COMBOS[3], "row: - | stock: 7H 2C 7S", "the row holds 0 card"),
-        (COMBOS[3], "row: 7H 2C 3C 7S", "no 'stock' section"),
+        (COMBOS[3], "row: 7H 2C 3C 7S", "needs a 'stock' section"),
     ],
     ids=lambda value: value.name if isinstance(value, Combo) else None,
 )

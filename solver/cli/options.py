@@ -276,8 +276,9 @@ def player_names(_: Any = None) -> list[str]:
 PLAYER = Argument(
     ("--player",),
     "player",
-    "The player: random (a random legal move), careful (a beginner's rules) or sampling "
-    "(the move winning the most orders of the unseen cards, each solved).",
+    "The player: random (a random legal move), careful (a beginner's rules), sampling "
+    "(the move winning the most orders of the unseen cards, each solved) or turns (sampling "
+    "whole turns: every line of moves up to the next card turned up).",
     metavar="NAME",
     completions=player_names,
 )

@@ -57,6 +57,8 @@ class Description(NamedTuple):
     ``--json`` form; ``family`` the declaration itself (rules, options, variants)."""
 
     family: Family
+    #: The variant asked for by name (None: the family itself), whose own rules open the text.
+    variant: str | None = None
 
     @property
     def name(self) -> str:
@@ -84,7 +86,9 @@ class Description(NamedTuple):
         return self.family.record()
 
     def __str__(self) -> str:
-        return self.family.describe()
+        if self.variant is None or self.variant == self.family.name:
+            return self.family.describe()
+        return self.family.describe_variant(self.variant)
 
     def __repr__(self) -> str:
         return f"<Description of {self.name}: print() it for the rules>"
@@ -92,5 +96,5 @@ class Description(NamedTuple):
 
 def describe(name: str) -> Description:
     """The game called ``name``, or whose variant it is (any case)."""
-    family, _ = find_game(name)
-    return Description(family)
+    family, variant = find_game(name)
+    return Description(family, variant)

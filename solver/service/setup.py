@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 from rulesets import find_game
@@ -66,11 +67,23 @@ class Setup(NamedTuple):
                 "braces mark a face-down stock, which only 'solve --position', 'hint --position' and "
                 "'play --position' take (one position at a time): write every card of the stock here, in order"
             )
-        return self.game.read_position(text)
+        with self._named():
+            return self.game.read_position(text)
 
     def concealed(self, text: str) -> Concealed:
         """The position written as ``text``, face-down cards in braces (none without)."""
-        return read_concealed(self.family, self.legal, self.title(), text)
+        with self._named():
+            return read_concealed(self.family, self.legal, self.title(), text)
+
+    @contextmanager
+    def _named(self) -> Iterator[None]:
+        """A position refused names the game as the user named it (``the parlett
+        position``), not only its family, as the rulesets' messages do."""
+        try:
+            yield
+        except PositionError as error:
+            family = rf"\bthe {re.escape(self.family.name)} position"
+            raise PositionError(re.sub(family, f"the {self.variant} position", str(error), flags=re.I)) from None
 
 
 #: The most states a search may be told to expand (a signed 64-bit count, as the compiled engine keeps it).
