@@ -47,23 +47,23 @@ STATES_PER_SECOND = {
 
 #: The states each preset's information relaxation walk (``--relaxed``: its own states, its
 #: crossings and V's exact walks and searches) expands a CPU second on the compiled core, from
-#: deals 1-3's openings at reach 4 (``python benchmarks/face_down.py``, column "relaxed/s",
-#: 2026-12-08, the lowest of the three): what turns RELAXED_SECONDS into states. The search's
-#: rate above had the bound take three times its share on a Parlett opening, and the walk is
-#: faster than the search on others (Amazons).
+#: deals 1-3's openings at reach 4, 6 million states each (``python benchmarks/face_down.py``,
+#: column "relaxed/s", 2026-12-08, the lowest of the three, rounded down): what turns
+#: RELAXED_SECONDS into states. The search's rate above had the bound take three times its share
+#: on a Parlett opening, and the walk is faster than the search on others (Amazons).
 RELAXED_STATES_PER_SECOND = {
-    "parlett": 4_100_000,
-    "idle-year": 3_000_000,
-    "self-working": 3_500_000,
-    "baroness": 2_600_000,
-    "baroness-classic": 3_100_000,
-    "baroness-pysol": 2_200_000,
-    "thirteens": 3_000_000,
-    "nizhni-novgorod": 3_700_000,
-    "amazons": 7_400_000,
-    "amazons-dick": 8_000_000,
-    "amazons-mms": 6_200_000,
-    "amazons-pysol": 4_000_000,
+    "parlett": 2_600_000,
+    "idle-year": 2_100_000,
+    "self-working": 2_400_000,
+    "baroness": 2_300_000,
+    "baroness-classic": 2_300_000,
+    "baroness-pysol": 2_000_000,
+    "thirteens": 2_500_000,
+    "nizhni-novgorod": 3_500_000,
+    "amazons": 5_600_000,
+    "amazons-dick": 6_800_000,
+    "amazons-mms": 5_800_000,
+    "amazons-pysol": 3_800_000,
 }
 
 #: What a move played costs each preset beyond its player's searches, in CPU microseconds: the
