@@ -179,3 +179,26 @@ def test_a_long_room_is_named(tmp_path: Path) -> None:
             f"solver/probe.py:{2 * most + 4} inner: {most + 1} lines",
         ]
     )
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_no_two_modules_import_each_other() -> None:
+    """No circle of two in solver/ and rulesets/ (an import in a function counts: cli/solve.py
+    and cli/chances.py once imported each other, one at the top, one inside a function). A
+    package's face re-exporting its rooms is not a circle with them."""
+    paths = [*SOLVER.rglob("*.py"), *(ROOT / "rulesets").rglob("*.py")]
+    modules = {_module_name(path): imported(path) for path in paths}
+    circles = sorted(
+        f"{one} <-> {other}"
+        for one, names in modules.items()
+        for other in names
+        if other in modules
+        and one < other
+        and one in modules[other]
+        and not (one.startswith(other + ".") or other.startswith(one + "."))
+    )
+    assert circles == []

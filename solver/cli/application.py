@@ -12,12 +12,12 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from solver.cli import hint, play, solve, survey
+from solver.cli import catalogue, hint, play, solve, survey
 from solver.cli.errors import ExitCode, UsageError, report
 from solver.cli.options import Command
 
 #: Every command, in the order ``patience --help`` lists them.
-COMMANDS: tuple[Command, ...] = (*solve.COMMANDS, hint.COMMAND, play.COMMAND, *survey.COMMANDS)
+COMMANDS: tuple[Command, ...] = (*catalogue.COMMANDS, *solve.COMMANDS, hint.COMMAND, play.COMMAND, *survey.COMMANDS)
 #: Where the parsed arguments keep the command chosen (no command function has a parameter so named).
 CHOSEN = "command"
 DESCRIPTION = "Exhaustive solver and solvability checker for patience (solitaire) games."

@@ -97,7 +97,7 @@ def judge_command(
     lines = [setup.title(), f"position: {record['position']}"]
     if show:
         from rulesets.concealed import concealed_picture
-        from solver.cli.solve import SHOW_WIDTH
+        from solver.cli.display import SHOW_WIDTH
 
         picture = concealed_picture(setup.legal, concealed)
         lines += [f"       {line}" for line in picture.text(frozenset(), width=SHOW_WIDTH).splitlines()]

@@ -31,7 +31,8 @@ def hint_command(
 ) -> int | None:
     """Every legal move with what it leaves (won, lost or unknown, and the best score after it),
     best first. The limits apply to each move's search; a move cut by one says unknown."""
-    from solver.cli.solve import Deals, one_source, searching
+    from solver.cli.display import searching
+    from solver.cli.sources import Deals, one_source
     from solver.service.hinting import hints
     from solver.service.setup import Setup, limits
 

@@ -30,7 +30,7 @@ def play_command(
 
     from solver.cli.chances import is_face_down
     from solver.cli.errors import UsageError
-    from solver.cli.solve import Deals, one_source
+    from solver.cli.sources import Deals, one_source
     from solver.service.playing import dealt, make_player, placed, play
     from solver.service.setup import Setup
 
@@ -55,7 +55,7 @@ def play_command(
 
 def _lines(played: Any, show: bool) -> list[str]:
     """The game as a player reads it: what was played, move by move, and how it ended."""
-    from solver.cli.solve import SHOW_WIDTH
+    from solver.cli.display import SHOW_WIDTH
     from solver.service.playing import player_text
 
     setup, opening = played.setup, played.opening

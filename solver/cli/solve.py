@@ -1,4 +1,4 @@
-"""The commands about one game and its deals: games, describe, deal, solve and verify.
+"""The commands that answer deals and lines: solve and verify.
 
 Each command imports the services it uses when it runs, not when this module loads: the command
 line imports every command's module (for their declarations), so what one command imports at
@@ -8,12 +8,13 @@ the top of its module, all of them pay for (see benchmarks/startup.py).
 from __future__ import annotations
 
 import itertools
-from collections.abc import Callable, Iterator, Sequence
-from typing import TYPE_CHECKING, Any, NamedTuple
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
-from rulesets.cards import Card, format_cards
+from rulesets.cards import format_cards
 from solver.cli.chances import FACE_DOWN, RELAXED, check_face_down, is_face_down, judge_command, refuse_lines
-from solver.cli.errors import ExitCode, UsageError, one_line, print_whole, say
+from solver.cli.display import searching
+from solver.cli.errors import ExitCode, UsageError, print_whole, say
 from solver.cli.options import (
     DEAL,
     FILE,
@@ -29,61 +30,13 @@ from solver.cli.options import (
     file_or_dash,
     switch,
 )
+from solver.cli.sources import SOURCES, Deals, one_source
 from solver.result import Verdict
-from solver.service.inputs import STDIN, name_of, read_text, text_lines, without_bom
+from solver.service.inputs import STDIN, name_of, read_text
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
-
     from solver.api import Solved
-    from solver.service.setup import Setup
     from solver.service.solving import Outcome
-
-
-def games(*, as_json: bool = False) -> None:
-    """List the games and their variants."""
-    from solver.service.catalogue import games as listed  # the registry: no ruleset is imported
-
-    if as_json:
-        import json
-
-        print(json.dumps([game.record() for game in listed()]))
-        return
-    found = listed()
-    column = max(len(game.name) for game in found) + 2
-    for game in found:
-        print(game.text(column))
-
-
-def describe(*, game: str, as_json: bool = False) -> None:
-    """Explain a game's rules, its notation (an example position and its moves), options (with
-    defaults) and variants."""
-    from solver.service.catalogue import describe as described
-
-    found = described(game)
-    if as_json:
-        import json
-
-        print(json.dumps(found.record()))
-        return
-    print(found)
-
-
-def deal(
-    *, game: str, seed: int, variant: str | None = None, option: Sequence[str] = (), as_seen: bool = False
-) -> None:
-    """Print the deal of a seeded game, first dealt first; with --as-seen, its opening position
-    as the player sees it (the stock face down, in braces)."""
-    from solver.service.setup import Setup
-
-    setup = Setup.of(game, variant, option)
-    cards = setup.deal(seed=seed)
-    if as_seen:
-        from rulesets.concealed import write_seen
-
-        print(write_seen(setup.family, setup.legal, setup.legal.start(cards)))
-        return
-    print(format_cards(cards))
 
 
 def solve_command(
@@ -175,18 +128,6 @@ def _answer(solved: Solved, number: int, line: int | None, show: bool, as_json: 
         print_whole(json.dumps({"line": line, **solved.record()}))
     else:
         print_whole("\n".join([""] * bool(number) + _outcome_lines(solved.outcome, show, line)))
-
-
-def searching(progress: bool | None, as_json: bool) -> Callable[[], AbstractContextManager[Any]]:
-    """What shows that a long search is alive: on a terminal (not under CI, not for --json's
-    readers) unless ``--no-progress``, or whenever ``--progress``; else nothing."""
-    from contextlib import nullcontext
-
-    from solver.cli.progress import Searching, show_progress
-
-    if not (show_progress() and not as_json if progress is None else progress):
-        return nullcontext
-    return Searching
 
 
 def _check_page_target(html: str, reads_stdin: bool) -> None:
@@ -290,96 +231,6 @@ def _verified_opening(deals: Deals, record: dict[str, Any] | None) -> Any:
     return dealt(setup, start.cards, start.seed)
 
 
-class DealStart(NamedTuple):
-    """One deal to answer: its seed (None if not seeded), its cards (None for a position), the
-    state it starts from, and its line of the deal file (None if not from one)."""
-
-    seed: int | None
-    cards: list[Card] | None
-    start: Any
-    line: int | None = None
-
-
-def one_source(given: dict[str, object]) -> None:
-    """Refuse none, or more than one, of the places a command takes its deal or position from
-    (``given``: each such flag the command takes, and its value: None where not given), whatever
-    the position holds, before anything is read: the one check of them for every command."""
-    named = [flag for flag, value in given.items() if value is not None]
-    if len(named) != 1:
-        *others, last = given
-        got = f" (got {', '.join(named)})" if named else ""
-        raise UsageError(f"give exactly one of {', '.join(others)} or {last}{got}")
-
-
-class Deals:
-    """The deals named by the one of ``--seed``, ``--seeds``, ``--deal``, ``--file`` or
-    ``--position`` given (:func:`one_source` refuses none or several; ``-`` reads standard
-    input), each with its seed, read one at a time. A bad
-    line of a deal file is named on stderr (and, ``as_json``, printed as a JSON record of its
-    line and error, so that a pipeline reading the records sees it) and counted in
-    :attr:`bad_lines`, and the lines after it are still read; or, if ``strict``, it is the error
-    that ends the command."""
-
-    def __init__(
-        self,
-        setup: Setup,
-        seed: int | None,
-        deal: str | None,
-        file: str | None,
-        strict: bool = False,
-        position: str | None = None,
-        seeds: str | None = None,
-        as_json: bool = False,
-    ) -> None:
-        self.setup, self.seed, self.deal, self.file, self.position = setup, seed, deal, file, position
-        self.spans = None if seeds is None else _seed_spans(seeds)
-        self.strict, self.as_json = strict, as_json
-        self.bad_lines = 0
-
-    def __iter__(self) -> Iterator[DealStart]:
-        """Each deal or position, one at a time."""
-        if self.position is not None:
-            yield DealStart(None, None, self.setup.position(self.position))
-            return
-        if self.spans is not None:
-            for low, high in self.spans:
-                for seed in range(low, high + 1):
-                    cards = self.setup.deal(seed=seed)
-                    yield DealStart(seed, cards, self.setup.game.start(cards))
-            return
-        if self.file is None:
-            text = read_text(STDIN, "deal") if self.deal == STDIN else self.deal
-            cards = self.setup.deal(seed=self.seed, text=None if text is None else without_bom(text))
-            yield DealStart(self.seed, cards, self.setup.game.start(cards))
-            return
-        from solver.service.deal_file import read_file_lines
-
-        for found in read_file_lines(self.setup, text_lines(self.file, "deal file")):
-            if found.error is not None:
-                self._bad(found.line, found.error)
-            else:
-                yield DealStart(None, found.cards, found.start, found.line)
-
-    def _bad(self, line: int, error: Exception) -> None:
-        """A bad line: the error that ends the command if ``strict``, else named and counted."""
-        where = f"deal file {name_of(self.file or '')} line {line}: {error}"
-        if self.strict:
-            raise UsageError(where)
-        self.bad_lines += 1
-        say(f"patience: error: {where}")
-        if self.as_json:
-            import json
-
-            print(json.dumps({"line": line, "error": one_line(str(error))}), flush=True)
-
-
-def _seed_spans(text: str) -> list[tuple[int, int]]:
-    """``--seeds`` as a survey reads them (``1-10,20``), each seed a PySolFC game number."""
-    from solver.service.seeds import parse_seeds
-
-    return parse_seeds(text)
-
-
 def _outcome_lines(outcome: Outcome, show: bool, line: int | None = None) -> list[str]:
     """A solved deal as text: the deal (its seed, or its ``line`` of the deal file), verdict,
     score, redeals, work done, then the numbered line."""
@@ -422,6 +273,7 @@ def _line_lines(outcome: Outcome, show: bool) -> list[str]:
     """The numbered moves of the solution (or best line); with ``show``, after each move the
     layout as one indented block (the places the move changed marked ``*``) and its position."""
     from rulesets.concealed import face_down_after, face_down_at_start
+    from solver.cli.display import layout_lines
 
     setup, result = outcome.setup, outcome.result
     game = setup.game
@@ -431,62 +283,18 @@ def _line_lines(outcome: Outcome, show: bool) -> list[str]:
     state = outcome.start
     hidden = face_down_at_start(setup.legal, state)
     if show:
-        lines += _layout_lines(setup, state, hidden, frozenset())
+        lines += layout_lines(setup, state, hidden, frozenset())
     for number, (text, move) in enumerate(zip(texts, result.best_line), 1):
         lines.append(f"{number:3d}. {text}")
         touched = game.touched(state, move)
         hidden = face_down_after(setup.legal, state, hidden, move)
         state = game.apply(state, move)
         if show:
-            lines += _layout_lines(setup, state, hidden, touched)
+            lines += layout_lines(setup, state, hidden, touched)
     return lines
 
 
-#: The widest picture line of --show, under its 7 columns of indent: 80 in all.
-SHOW_WIDTH = 73
-
-
-def _layout_lines(setup: Any, state: Any, hidden: int, touched: frozenset[str]) -> list[str]:
-    """The picture of ``state`` indented under its move, then the position to paste back in:
-    with every card known, and (a game with a stock) as the player sees it, the ``hidden`` stock
-    cards never turned up face down (for ``solve --position`` and ``hint --position`` to judge
-    what is left to chance)."""
-    from rulesets.concealed import is_concealable, write_seen
-
-    game = setup.game
-    lines = [f"       {line}" for line in game.picture(state).text(touched, width=SHOW_WIDTH).splitlines()]
-    lines.append(f"       position: {game.write_position(state)}")
-    if is_concealable(setup.legal):
-        lines.append(f"        as seen: {write_seen(setup.family, setup.legal, state, hidden)}")
-    return lines
-
-
-SEEDS = Argument(
-    ("--seeds",),
-    "seeds",
-    "PySolFC game numbers as ranges, e.g. 1-10 or 1-5,9 (as 'survey' takes them): each is solved in turn.",
-    metavar="RANGES",
-)
-#: Where the deals come from: exactly one of these.
-SOURCES = (SEED, SEEDS, DEAL, FILE, POSITION)
 COMMANDS = (
-    Command("games", games, (switch("--json", "as_json", "Print the games as one JSON array."),)),
-    Command("describe", describe, (GAME, switch("--json", "as_json", "Print the description as one JSON object."))),
-    Command(
-        "deal",
-        deal,
-        (
-            GAME,
-            SEED.but_required(),
-            *RULES,
-            switch(
-                "--as-seen",
-                "as_seen",
-                "Print the opening position as the player sees it: the stock face down, its cards counted "
-                "in braces (what 'solve --position' judges as a chance).",
-            ),
-        ),
-    ),
     Command(
         "solve",
         solve_command,
