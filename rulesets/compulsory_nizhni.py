@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import Any, NamedTuple
 
 from rulesets.cards import MATCH, Card
-from rulesets.marriage_analysis import DISCARDS, Discard
+from rulesets.marriage_analysis import DISCARDS, DiscardBetween
 from rulesets.marriage_row import (
     SameRankEnds,
     checked_deal,
@@ -39,7 +39,7 @@ from rulesets.stock import StockInField
 from solver.protocol import NO_SCORE
 
 #: A move of compulsory Nizhni Novgorod: a discard, or DEAL (the stock's next card).
-NizhniMove = Discard | StockMove
+NizhniMove = DiscardBetween | StockMove
 #: The code of a deal in the compiled kernel (rulesets/_royal_marriage.pyx).
 DEAL_CODE = 4096
 
@@ -77,7 +77,7 @@ class CompulsoryNizhni(StockInField):
         return NizhniLayout(codes[:4], codes[4:])
 
     @staticmethod
-    def discards(row: tuple[int, ...]) -> list[Discard]:
+    def discards(row: tuple[int, ...]) -> list[DiscardBetween]:
         return [DISCARDS[i][i + 3] for i in range(len(row) - 3) if MATCH[row[i]][row[i + 3]]]
 
     def moves(self, state: NizhniLayout) -> Sequence[NizhniMove]:
@@ -90,7 +90,7 @@ class CompulsoryNizhni(StockInField):
         row, stock = state.row, state.stock
         if move is DEAL:
             return NizhniLayout(row + stock[:1], stock[1:])
-        assert isinstance(move, Discard)
+        assert isinstance(move, DiscardBetween)
         return NizhniLayout(row[: move.left + 1] + row[move.right :], stock)
 
     def is_won(self, state: NizhniLayout) -> bool:
@@ -123,7 +123,7 @@ class CompulsoryNizhni(StockInField):
     def describe_move(self, state: NizhniLayout, move: NizhniMove) -> str:
         if move is DEAL:
             return describe_deal(state.stock[0])
-        assert isinstance(move, Discard)
+        assert isinstance(move, DiscardBetween)
         return describe_discard(state.row, move)
 
     def parse_move(self, state: NizhniLayout, text: str) -> NizhniMove:
@@ -141,7 +141,7 @@ class CompulsoryNizhni(StockInField):
     def touched(self, state: NizhniLayout, move: NizhniMove) -> frozenset[str]:
         if move is DEAL:
             return frozenset((str(len(state.row) + 1), "stock"))
-        assert isinstance(move, Discard)
+        assert isinstance(move, DiscardBetween)
         return closed_gap(move)
 
     def write_position(self, state: NizhniLayout) -> str:

@@ -10,13 +10,13 @@ from rulesets.deals import FULL_RANKS, deck, seeded_deal
 from rulesets.names import did_you_mean, normal_name
 from rulesets.picture import Picture
 from solver.errors import OptionError
-from solver.protocol import Game
+from solver.protocol import GameRules
 
 State = TypeVar("State", bound=Hashable)
 Move = TypeVar("Move", bound=Hashable)
 
 
-class Ruleset(Game[State, Move], Protocol):
+class Ruleset(GameRules[State, Move], Protocol):
     """A game with its options fixed: the search protocol plus what people read and write."""
 
     def start(self, deal: Sequence[Card]) -> State:

@@ -31,7 +31,7 @@ from rulesets.cards import MATCH, RANK, SUIT, codes_in
 _MAX_ROW = 52
 
 
-class Discard(NamedTuple):
+class DiscardBetween(NamedTuple):
     """Discard the cards strictly between the matching cards at row positions ``left`` and
     ``right`` (0-based, in the row as it is now)."""
 
@@ -39,8 +39,8 @@ class Discard(NamedTuple):
     right: int
 
 
-#: DISCARDS[i][j] is Discard(i, j), made once so move generation allocates nothing.
-DISCARDS = tuple(tuple(Discard(i, j) for j in range(_MAX_ROW)) for i in range(_MAX_ROW))
+#: DISCARDS[i][j] is DiscardBetween(i, j), made once so move generation allocates nothing.
+DISCARDS = tuple(tuple(DiscardBetween(i, j) for j in range(_MAX_ROW)) for i in range(_MAX_ROW))
 #: The positions in a set of row positions, lowest first: such sets are bit masks read exactly
 #: like sets of cards.
 positions_in = codes_in
@@ -254,7 +254,7 @@ def analyse(row: Sequence[int], removal: Removal) -> Analysis:
     return Analysis(clear, fewest, masks, tables)
 
 
-def best_move(row: Sequence[int], removal: Removal, analysis: Analysis) -> Discard | None:
+def best_move(row: Sequence[int], removal: Removal, analysis: Analysis) -> DiscardBetween | None:
     """A move after which the fewest cards reachable is unchanged (None if no move is needed)."""
     clear, fewest = analysis.clear, analysis.fewest
     i = 0

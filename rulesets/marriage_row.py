@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple, Protocol
 
 from rulesets.cards import CARDS, NAME, RANK, Card
-from rulesets.marriage_analysis import DISCARDS, Discard
+from rulesets.marriage_analysis import DISCARDS, DiscardBetween
 from rulesets.notation import MoveError, PositionError, cannot_read, check_distinct, read_card, read_card_list
 from rulesets.picture import Place
 from solver.errors import DealError
@@ -110,12 +110,12 @@ _DISCARD_EXAMPLE = "'discard 7C 9C between 7H and 2H'"
 _ROW_WIDTH = 13
 
 
-def describe_discard(row: Sequence[int], move: Discard) -> str:
+def describe_discard(row: Sequence[int], move: DiscardBetween) -> str:
     between = " ".join(NAME[code] for code in row[move.left + 1 : move.right])
     return f"discard {between} between {NAME[row[move.left]]} and {NAME[row[move.right]]}"
 
 
-def parse_discard(row: Sequence[int], text: str, other: str = "") -> Discard:
+def parse_discard(row: Sequence[int], text: str, other: str = "") -> DiscardBetween:
     """The discard written as ``text``; ``other`` names the game's other moves for the hint."""
     found = _DISCARD_TEXT.match(text)
     if not found:
@@ -141,7 +141,7 @@ def row_places(row: Sequence[int]) -> tuple[tuple[Place, ...], ...]:
     return tuple(tuple(places[k : k + _ROW_WIDTH]) for k in range(0, len(places), _ROW_WIDTH))
 
 
-def closed_gap(move: Discard) -> frozenset[str]:
+def closed_gap(move: DiscardBetween) -> frozenset[str]:
     """The place a discard changes: where the gap closed, now holding the right matching card."""
     return frozenset((str(move.left + 2),))
 
@@ -152,7 +152,7 @@ def closed_gap(move: Discard) -> frozenset[str]:
 _STATE_SIZE = 56
 
 
-def discard_of(code: int) -> Discard:
+def discard_of(code: int) -> DiscardBetween:
     """The discard a kernel numbers ``code``."""
     return DISCARDS[code >> 6][code & 63]
 

@@ -34,7 +34,7 @@ from rulesets.compulsory_nizhni import NIZHNI_ENDS, CompulsoryNizhni
 from rulesets.family import Family, Option, Variant
 from rulesets.marriage_analysis import (
     DISCARDS,
-    Discard,
+    DiscardBetween,
     InnerTwo,
     LadPairs,
     OneOrTwo,
@@ -101,7 +101,7 @@ class OpenMarriageRow:
         floor = analyse(cards, self.removal).fewest[0] if self.guided else min(2, len(cards))
         return MarriageLayout(cards, floor)
 
-    def discards(self, row: tuple[int, ...]) -> list[Discard]:
+    def discards(self, row: tuple[int, ...]) -> list[DiscardBetween]:
         """Every legal discard, leftmost matching card first, then nearest partner first."""
         found = []
         spans = self.removal.spans
@@ -112,7 +112,7 @@ class OpenMarriageRow:
                     found.append(DISCARDS[i][j])
         return found
 
-    def moves(self, state: MarriageLayout) -> list[Discard]:
+    def moves(self, state: MarriageLayout) -> list[DiscardBetween]:
         found = self.discards(state.cards)
         if self.guided and found:
             best = best_move(state.cards, self.removal, analyse(state.cards, self.removal))
@@ -121,7 +121,7 @@ class OpenMarriageRow:
                 found.insert(0, best)
         return found
 
-    def apply(self, state: MarriageLayout, move: Discard) -> MarriageLayout:
+    def apply(self, state: MarriageLayout, move: DiscardBetween) -> MarriageLayout:
         cards = state.cards
         return MarriageLayout(cards[: move.left + 1] + cards[move.right :], state.floor)
 
@@ -151,13 +151,13 @@ class OpenMarriageRow:
         """The kernel's state: the number of cards, the floor, the row."""
         return encoded(len(state.cards), state.floor, state.cards)
 
-    def decode(self, code: int) -> Discard:
+    def decode(self, code: int) -> DiscardBetween:
         return discard_of(code)
 
-    def describe_move(self, state: MarriageLayout, move: Discard) -> str:
+    def describe_move(self, state: MarriageLayout, move: DiscardBetween) -> str:
         return describe_discard(state.cards, move)
 
-    def parse_move(self, state: MarriageLayout, text: str) -> Discard:
+    def parse_move(self, state: MarriageLayout, text: str) -> DiscardBetween:
         if is_deal(text):
             raise MoveError("this game lays the whole row out at the start: there is nothing to deal")
         return parse_discard(state.cards, text)
@@ -165,7 +165,7 @@ class OpenMarriageRow:
     def picture(self, state: MarriageLayout) -> Picture:
         return Picture(row_places(state.cards))
 
-    def touched(self, state: MarriageLayout, move: Discard) -> frozenset[str]:
+    def touched(self, state: MarriageLayout, move: DiscardBetween) -> frozenset[str]:
         return closed_gap(move)
 
     def write_position(self, state: MarriageLayout) -> str:

@@ -27,7 +27,7 @@ from typing import Generic, NamedTuple, TypeVar
 
 from solver import engine
 from solver.proofs import Proofs
-from solver.protocol import Game
+from solver.protocol import GameRules
 from solver.replay import checked, replay, shortfall
 from solver.result import NO_LIMITS, Limits, SearchResult, Verdict
 from solver.search import RESTART_NODES
@@ -55,11 +55,11 @@ class MoveAnalysis(NamedTuple, Generic[Move]):
 
 
 def analyse(
-    game: Game[State, Move],
+    game: GameRules[State, Move],
     start: State,
     limits: Limits = NO_LIMITS,
     restart_nodes: int | None = RESTART_NODES,
-    legal: Game[State, Move] | None = None,
+    legal: GameRules[State, Move] | None = None,
 ) -> list[MoveAnalysis[Move]]:
     """Every legal move in ``start`` with what it leaves, best first (ties in the game's order).
     The moves are ``legal``'s where given: the rules' every move, where ``game``'s leave out
@@ -89,7 +89,7 @@ def analyse(
 
 
 def _completed(
-    game: Game[State, Move], proofs: Proofs[State, Move], start: State, result: SearchResult[Move]
+    game: GameRules[State, Move], proofs: Proofs[State, Move], start: State, result: SearchResult[Move]
 ) -> SearchResult[Move]:
     """``result`` with a win that stopped at a known winnable state played to the end, checked
     move by move through the game's own rules."""

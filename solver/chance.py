@@ -373,7 +373,7 @@ def orders(cards: Sequence[int], samples: int, seed: int, *, every: bool | None 
     return Orders(tuple(sorted(cards)), samples, seed, exact)
 
 
-class Tally(NamedTuple):
+class OrderTally(NamedTuple):
     """Of some orders: how many can be won with every card known, how many cannot, and how
     many a limit left undecided."""
 
@@ -383,10 +383,10 @@ class Tally(NamedTuple):
 
 
 class Sampled(NamedTuple):
-    """What :func:`hindsight` counted: a :class:`Tally` for each target, the states its searches
+    """What :func:`hindsight` counted: a :class:`OrderTally` for each target, the states its searches
     expanded, and the limit that stopped the drawing of orders (None: every order was searched)."""
 
-    tallies: tuple[Tally, ...]
+    tallies: tuple[OrderTally, ...]
     nodes: int
     limit: str | None
 
@@ -444,4 +444,4 @@ def hindsight(
             break
         for count, verdict in zip(counts, verdicts):
             count[2 if verdict is None else 0 if verdict else 1] += 1
-    return Sampled(tuple(Tally(*count) for count in counts), nodes, stopped)
+    return Sampled(tuple(OrderTally(*count) for count in counts), nodes, stopped)

@@ -19,11 +19,11 @@ from types import ModuleType
 from typing import Any, TypeVar
 
 from solver import search
-from solver.chance import Chance, ChanceStats, Concealed, Decide, Sampled, Tally, arranged, orders, unseen
+from solver.chance import Chance, ChanceStats, Concealed, Decide, OrderTally, Sampled, arranged, orders, unseen
 from solver.chance import best_chance as chance_of
 from solver.chance import hindsight as hindsight_of
 from solver.proofs import Proofs, PythonProofs
-from solver.protocol import Concealable, CostedGame, Game, card_classes
+from solver.protocol import Concealable, CostedRules, GameRules, card_classes
 from solver.relaxation import Relaxed
 from solver.relaxation import relaxed as relaxed_of
 from solver.replay import IllegalLine, checked, replay
@@ -81,7 +81,7 @@ def decoded(game: Any, codes: Sequence[int]) -> tuple[Any, ...]:
 
 
 def depth_first(
-    game: Game[State, Move],
+    game: GameRules[State, Move],
     start: State,
     limits: Limits = NO_LIMITS,
     restart_nodes: int | None = search.RESTART_NODES,
@@ -103,7 +103,7 @@ def depth_first(
     return result._replace(best_line=decoded(game, result.best_line))
 
 
-def iterative_deepening(game: CostedGame[State, Move], start: State, limits: Limits = NO_LIMITS) -> SearchResult[Move]:
+def iterative_deepening(game: CostedRules[State, Move], start: State, limits: Limits = NO_LIMITS) -> SearchResult[Move]:
     """:func:`solver.search.iterative_deepening` on the engine :func:`engine_for` names."""
     kernel = kernel_of(game)
     core = compiled_core()
@@ -121,7 +121,7 @@ def iterative_deepening(game: CostedGame[State, Move], start: State, limits: Lim
     return result._replace(best_line=decoded(game, result.best_line))
 
 
-def decider(game: Game[Any, Any], restart_nodes: int | None = search.RESTART_NODES) -> Decide:
+def decider(game: GameRules[Any, Any], restart_nodes: int | None = search.RESTART_NODES) -> Decide:
     """Full-information positions of ``game`` decided by :func:`depth_first`: True won, False
     lost, None a limit stopped it, with the states expanded. A win counts only once its line has
     replayed through the rules (solver.replay.checked), as every win the project reports."""
@@ -138,7 +138,7 @@ def decider(game: Game[Any, Any], restart_nodes: int | None = search.RESTART_NOD
 
 def hindsight(
     rules: Concealable[Any, Any],
-    searched: Game[Any, Any],
+    searched: GameRules[Any, Any],
     position: Concealed,
     samples: int,
     seed: int,
@@ -195,7 +195,7 @@ def hindsight(
         budget=budget,
         floor=floor,
     )
-    return Sampled(tuple(Tally(*count) for count in counts), nodes, limit)
+    return Sampled(tuple(OrderTally(*count) for count in counts), nodes, limit)
 
 
 def chance_engine(rules: Any, searched: Any) -> str:
@@ -239,7 +239,7 @@ def compiled_chance() -> ModuleType | None:
 
 def best_chance(
     rules: Concealable[Any, Any],
-    searched: Game[Any, Any],
+    searched: GameRules[Any, Any],
     position: Concealed,
     limits: Limits,
     with_moves: bool = False,
@@ -271,7 +271,7 @@ def best_chance(
 
 def relaxed(
     rules: Concealable[Any, Any],
-    searched: Game[Any, Any],
+    searched: GameRules[Any, Any],
     position: Concealed,
     samples: int,
     seed: int,
@@ -309,7 +309,7 @@ def relaxed(
     return Relaxed(total / done if done else None, done, reach, limit, nodes)
 
 
-def proofs_for(game: Game[State, Move], limits: Limits) -> Proofs[State, Move]:
+def proofs_for(game: GameRules[State, Move], limits: Limits) -> Proofs[State, Move]:
     """What one hint's searches of ``game`` prove, kept for the later ones, on the engine
     :func:`engine_for` names (see :mod:`solver.proofs`)."""
     kernel = kernel_of(game)
@@ -320,7 +320,7 @@ class _NativeProofs(Proofs[State, Move]):
     """The compiled engine's: floors and winnable states in its own tables, which its search
     reads as the Python engine reads the Python engine's (:class:`solver.proofs.PythonProofs`)."""
 
-    def __init__(self, game: Game[State, Move], kernel: Any, limits: Limits) -> None:
+    def __init__(self, game: GameRules[State, Move], kernel: Any, limits: Limits) -> None:
         super().__init__(game, limits)
         from solver import _table
 

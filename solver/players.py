@@ -20,7 +20,7 @@ from typing import Any, ClassVar, NamedTuple, Protocol
 from solver import engine
 from solver.chance import Concealed, conceal, information_key, turned_up, unseen
 from solver.draws import RANDOM_PLAYER, SAMPLING_PLAYER, Draw, stream
-from solver.protocol import NO_SCORE, Concealable, Game
+from solver.protocol import NO_SCORE, Concealable, GameRules
 from solver.result import Limits
 
 
@@ -31,7 +31,7 @@ class View(NamedTuple):
     back a position already reached)."""
 
     rules: Concealable[Any, Any]
-    searched: Game[Any, Any]
+    searched: GameRules[Any, Any]
     position: Concealed
     moves: tuple[Hashable, ...]
 
@@ -56,7 +56,7 @@ class Player(Protocol):
         ...
 
 
-class Played(NamedTuple):
+class PlayedOut(NamedTuple):
     """A game played to its end: every move with the state it was played in (the true state,
     which the player never saw), the final state, whether it was won, and the positions the
     player saw (the opening, then one after each move)."""
@@ -67,7 +67,9 @@ class Played(NamedTuple):
     seen: tuple[Concealed, ...]
 
 
-def play_out(rules: Concealable[Any, Any], searched: Game[Any, Any], start: Any, hidden: int, player: Player) -> Played:
+def play_out(
+    rules: Concealable[Any, Any], searched: GameRules[Any, Any], start: Any, hidden: int, player: Player
+) -> PlayedOut:
     """Play ``start`` (its stock in its true order, its last ``hidden`` cards face down to the
     player) to the end with ``player``. Cards are turned up as the rules deal them."""
     state = start
@@ -88,7 +90,7 @@ def play_out(rules: Concealable[Any, Any], searched: Game[Any, Any], start: Any,
         position = conceal(rules, state, left)
         seen.append(position)
         reached.add(_key(rules, position))
-    return Played(tuple(moves), state, bool(rules.is_won(state)), tuple(seen))
+    return PlayedOut(tuple(moves), state, bool(rules.is_won(state)), tuple(seen))
 
 
 def _new(rules: Concealable[Any, Any], position: Concealed, move: Hashable, reached: set[bytes]) -> bool:
@@ -183,7 +185,7 @@ class SamplingPlayer:
     plays the search's line (a win, or the best score). Given ``max_nodes``, it raises
     :class:`OutOfBudget` once its orders' searches have expanded that many states in all, and
     given ``deadline`` once the CPU clock passes it (a game it cannot afford is stopped as soon
-    as that is known: solver.played)."""
+    as that is known: solver.playouts)."""
 
     name: ClassVar[str] = "sampling"
     #: The most face-down cards, and the states, of its switch to the exact chance.

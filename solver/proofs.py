@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Iterable, Sequence
 from typing import Any, Generic, TypeVar
 
-from solver.protocol import Game
+from solver.protocol import GameRules
 from solver.result import Limits, SearchResult, Verdict
 from solver.search import depth_first
 from solver.table import TableMemory, TranspositionTable, ValueTable, digest
@@ -28,7 +28,7 @@ class Proofs(Generic[State, Move]):
     floors and winnable states (``proof_bytes``), the rest for each move's search, one at a time
     (``search_bytes``; None: unbounded)."""
 
-    def __init__(self, game: Game[State, Move], limits: Limits) -> None:
+    def __init__(self, game: GameRules[State, Move], limits: Limits) -> None:
         self.game = game
         self.wins: dict[int, tuple[tuple[Move, ...], int]] = {}
         self.win_score = 0
@@ -71,7 +71,7 @@ class Proofs(Generic[State, Move]):
 class PythonProofs(Proofs[State, Move]):
     """The Python engine's: the searches run on the game as :class:`_Proven` shows it."""
 
-    def __init__(self, game: Game[State, Move], limits: Limits) -> None:
+    def __init__(self, game: GameRules[State, Move], limits: Limits) -> None:
         super().__init__(game, limits)
         self.proven = _Proven(game, self, TableMemory(self.proof_bytes))
 
@@ -97,7 +97,7 @@ class _Proven(Generic[State, Move]):
     floors raise the lower bound, and a state known to be winnable counts as won (with the
     win's score)."""
 
-    def __init__(self, game: Game[State, Move], proofs: Proofs[State, Move], memory: TableMemory) -> None:
+    def __init__(self, game: GameRules[State, Move], proofs: Proofs[State, Move], memory: TableMemory) -> None:
         self.game = game
         self.proofs = proofs
         self.floors = ValueTable(memory)

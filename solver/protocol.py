@@ -16,7 +16,7 @@ Move = TypeVar("Move", bound=Hashable)
 NO_SCORE = 2**31 - 1
 
 
-class Game(Protocol[State, Move]):
+class GameRules(Protocol[State, Move]):
     """What a ruleset offers the search: moves, their effect, the goal, and a score to minimise.
 
     Compulsory rules are expressed by :meth:`moves` returning only the choices the rules leave
@@ -49,7 +49,7 @@ class Game(Protocol[State, Move]):
         ...
 
 
-class CostedGame(Game[State, Move], Protocol):
+class CostedRules(GameRules[State, Move], Protocol):
     """A game whose moves have costs, for IDA* (e.g. Amazons counts passes through the stock)."""
 
     def move_cost(self, state: State, move: Move) -> int:
@@ -92,7 +92,7 @@ class Compiled(Protocol):
         ...
 
 
-class Concealable(Game[State, Move], Protocol):
+class Concealable(GameRules[State, Move], Protocol):
     """A game whose stock may lie face down: all that the search over unseen cards
     (:mod:`solver.chance`) needs is to read the stock and to put its cards in another order."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Hashable, Sequence
 from typing import Generic, NamedTuple, TypeVar
 
-from solver.protocol import Game
+from solver.protocol import GameRules
 from solver.result import SearchResult, Verdict
 
 State = TypeVar("State", bound=Hashable)
@@ -24,7 +24,7 @@ class Replay(NamedTuple, Generic[State]):
     illegal_at: int | None = None
 
 
-def replay(game: Game[State, Move], start: State, line: Sequence[Move]) -> Replay[State]:
+def replay(game: GameRules[State, Move], start: State, line: Sequence[Move]) -> Replay[State]:
     """Play ``line`` from ``start``; stop at the first move not among the legal ones."""
     state = start
     for number, move in enumerate(line, 1):
@@ -34,7 +34,7 @@ def replay(game: Game[State, Move], start: State, line: Sequence[Move]) -> Repla
     return Replay(state)
 
 
-def checked(game: Game[State, Move], start: State, result: SearchResult[Move]) -> SearchResult[Move]:
+def checked(game: GameRules[State, Move], start: State, result: SearchResult[Move]) -> SearchResult[Move]:
     """The result, once its best line replays legally to its score (and to a win if won)."""
     why = shortfall(game, start, result.best_line, result.best_score, result.verdict is Verdict.WON)
     if why is not None:
@@ -42,7 +42,7 @@ def checked(game: Game[State, Move], start: State, result: SearchResult[Move]) -
     return result
 
 
-def shortfall(game: Game[State, Move], start: State, line: Sequence[Move], score: int, won: bool) -> str | None:
+def shortfall(game: GameRules[State, Move], start: State, line: Sequence[Move], score: int, won: bool) -> str | None:
     """How ``line`` fails to play from ``start`` to ``score`` (and to a win if ``won``), in words;
     None if it does."""
     outcome = replay(game, start, line)

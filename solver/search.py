@@ -15,7 +15,7 @@ from typing import Generic, NamedTuple, TypeVar
 
 import xxhash
 
-from solver.protocol import CostedGame, Game
+from solver.protocol import CostedRules, GameRules
 from solver.result import NO_LIMITS, Limits, SearchResult, Stats, Verdict
 from solver.table import (
     DIGEST_MASK,
@@ -137,7 +137,7 @@ def luby(run: int) -> int:
 
 
 def depth_first(
-    game: Game[State, Move],
+    game: GameRules[State, Move],
     start: State,
     limits: Limits = NO_LIMITS,
     restart_nodes: int | None = RESTART_NODES,
@@ -165,7 +165,7 @@ def depth_first(
 
 
 def _decide(
-    game: Game[State, Move], start: State, budget: _Budget, table: TranspositionTable, restart_nodes: int | None
+    game: GameRules[State, Move], start: State, budget: _Budget, table: TranspositionTable, restart_nodes: int | None
 ) -> SearchResult[Move]:
     """The body of :func:`depth_first`, on a given budget and table."""
     best = game.score(start)
@@ -182,7 +182,7 @@ def _decide(
 
 
 def _dive(
-    game: Game[State, Move],
+    game: GameRules[State, Move],
     start: State,
     budget: _Budget,
     table: TranspositionTable,
@@ -263,7 +263,7 @@ def _dive(
     return _Run(Verdict.LOST, best, best_line)
 
 
-def iterative_deepening(game: CostedGame[State, Move], start: State, limits: Limits = NO_LIMITS) -> SearchResult[Move]:
+def iterative_deepening(game: CostedRules[State, Move], start: State, limits: Limits = NO_LIMITS) -> SearchResult[Move]:
     """The win of least total move cost: a depth-first search decides the deal, then IDA*.
 
     A loss (with its minimal score) or an unknown is the depth-first answer. A won deal goes on
@@ -306,7 +306,7 @@ def iterative_deepening(game: CostedGame[State, Move], start: State, limits: Lim
     return SearchResult(Verdict.WON, win_score, line, budget.stats(table, iterations))
 
 
-def line_cost(game: CostedGame[State, Move], start: State, line: tuple[Move, ...]) -> int:
+def line_cost(game: CostedRules[State, Move], start: State, line: tuple[Move, ...]) -> int:
     """The total move cost of ``line`` played from ``start``."""
     total, state = 0, start
     for move in line:
@@ -316,7 +316,7 @@ def line_cost(game: CostedGame[State, Move], start: State, line: tuple[Move, ...
 
 
 def _bounded_pass(
-    game: CostedGame[State, Move],
+    game: CostedRules[State, Move],
     start: State,
     bound: int,
     win_score: int,

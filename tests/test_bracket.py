@@ -19,8 +19,8 @@ from solver import engine as engines
 from solver.chance import Concealed, arranged, orders, unseen
 from solver.draws import CLAIRVOYANT, Draw, stream
 from solver.engine import NO_EXTENSIONS
-from solver.played import LADDER, play_orders
 from solver.players import CarefulPlayer, SamplingPlayer, play_out
+from solver.playouts import LADDER, play_orders
 from solver.result import Limits
 from solver.service.budget import EXACT_REACH, STATES_PER_SECOND
 from solver.service.chances import judge

@@ -202,3 +202,14 @@ def test_no_two_modules_import_each_other() -> None:
         and not (one.startswith(other + ".") or other.startswith(one + "."))
     )
     assert circles == []
+
+
+def test_no_two_classes_share_a_name() -> None:
+    """One name, one idea: no class of solver/ or rulesets/ is named as another is (``Game`` was
+    both the engine's protocol and the API's game; ``Played`` and ``Tally`` were two each)."""
+    where: dict[str, list[str]] = {}
+    for path in [*SOLVER.rglob("*.py"), *(ROOT / "rulesets").rglob("*.py")]:
+        for node in ast.parse(path.read_text(encoding="utf-8")).body:
+            if isinstance(node, ast.ClassDef):
+                where.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}

@@ -18,7 +18,7 @@ from helpers import reference_deal, run_cli
 
 from solver.cli.progress import ProgressBar, Rate, Searching, clock
 from solver.engine import NO_EXTENSIONS
-from solver.surveys.running import Tally
+from solver.surveys.running import RunTally
 
 PATIENCE = str(Path(sys.executable).with_name("patience"))
 #: A Baroness deal (PySolFC's 2, deal at will) that no search decides within seconds.
@@ -53,7 +53,9 @@ def test_the_bar_is_two_lines_within_80_columns(total: int) -> None:
     from rich.console import Console
 
     bar = ProgressBar("queen-and-her-lad (queen-and-her-lad)")
-    bar.tally = Tally(total=total, skipped_results={"won": total // 4}, solved=total // 4, results={"lost": total // 4})
+    bar.tally = RunTally(
+        total=total, skipped_results={"won": total // 4}, solved=total // 4, results={"lost": total // 4}
+    )
     for moment, solved in ((0.0, 1), (3.0, total // 4)):
         bar.rate.note(solved, moment)
     console = Console(width=120, record=True, color_system=None)

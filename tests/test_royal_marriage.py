@@ -32,7 +32,7 @@ from rulesets.moves import DEAL
 from rulesets.notation import PositionError
 from rulesets.picture import Picture
 from rulesets.royal_marriage import (
-    Discard,
+    DiscardBetween,
     InnerTwo,
     LadPairs,
     OneOrTwo,
@@ -178,7 +178,7 @@ def test_moves_are_the_rules_and_conserve_cards(combo: Combo, data: st.DataObjec
         got = sorted(tuple(cards_of(game.apply(state, m))[0]) for m in moves if m is not DEAL)
         assert got == sorted(afters)
         assert (DEAL in moves) == (bool(stock) and not (combo.compulsory and afters))
-        if isinstance(move, Discard):
+        if isinstance(move, DiscardBetween):
             gone = shown[move.left + 1 : move.right]
             assert match(shown[move.left], shown[move.right]) and combo.may_go(tuple(gone))
             discarded += gone

@@ -31,7 +31,7 @@ from solver.errors import UserError
 from solver.service.deal_file import read_deal_file
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
-from solver.surveys.running import Tally, run_survey
+from solver.surveys.running import RunTally, run_survey
 
 SPEC = survey_spec()
 COUNT = 40
@@ -69,7 +69,7 @@ def copied(surveyed, tmp_path) -> tuple[Path, Path]:
     return deals, out
 
 
-def file_survey(deals: Path, out: Path, jobs: int = 1, on_progress=None) -> Tally:
+def file_survey(deals: Path, out: Path, jobs: int = 1, on_progress=None) -> RunTally:
     """A survey of the deal file ``deals`` into ``out``, in this process (as the command runs it)."""
     return run_survey(
         SPEC, read_deal_file(SPEC.setup(), str(deals)), out, jobs=jobs, chunk_seconds=0.01, on_progress=on_progress
@@ -128,7 +128,7 @@ def test_a_dask_cluster_stores_the_same_rows(seeded, deals, tmp_path):
 def test_a_rerun_after_an_interrupted_run_carries_on(seeded, deals, tmp_path):
     out = tmp_path / "partial.sqlite"
 
-    def stop_after_two_batches(tally: Tally) -> None:
+    def stop_after_two_batches(tally: RunTally) -> None:
         if tally.solved >= 4:
             raise KeyboardInterrupt
 

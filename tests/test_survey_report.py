@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from solver.service.stats import nearest_rank, rate_range, wilson
 from solver.surveys.report import summarize
 from solver.surveys.row_codec import Row, encode
-from solver.surveys.running import Batch, SurveySpec, Tally
+from solver.surveys.running import Batch, RunTally, SurveySpec
 from solver.surveys.store import Store
 
 SPEC = survey_spec()
@@ -328,7 +328,7 @@ def test_csv_of_several_surveys_is_their_comparison_and_of_one_its_deals(mixed, 
 
 
 def test_the_tally_counts_stored_and_new_deals_by_verdict():
-    tally = Tally(total=10, skipped_results={"won": 1, "unknown": 2})
+    tally = RunTally(total=10, skipped_results={"won": 1, "unknown": 2})
     tally.note(Batch("0", "{}", [encode(synthetic_row("won")), encode(synthetic_row("lost"))]))
     assert [tally.stored(verdict) for verdict in ("won", "lost", "unknown")] == [2, 1, 2]
     assert (tally.skipped, tally.solved) == (3, 2)

@@ -19,7 +19,7 @@ import time
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # a solve's searching line must not load the survey machinery
-    from solver.surveys import Tally
+    from solver.surveys import RunTally
 
 #: The widest the bar's lines grow (a wider terminal leaves the rest blank).
 WIDTH = 80
@@ -76,14 +76,14 @@ class ProgressBar:
     shown (the deals already stored)."""
 
     def __init__(self, title: str) -> None:
-        from solver.surveys import Tally
+        from solver.surveys import RunTally
 
         self.title = title
         self.live: Any = None
-        self.tally = Tally()
+        self.tally = RunTally()
         self.rate = Rate()
 
-    def __call__(self, tally: Tally) -> None:
+    def __call__(self, tally: RunTally) -> None:
         self.tally = tally
         self.rate.note(tally.solved, time.monotonic())
         if self.live is None:

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from solver.service.deal_file import DealFile
     from solver.service.seeds import Span
     from solver.service.setup import Setup
-    from solver.surveys import Tally
+    from solver.surveys import RunTally
 
 
 def survey_command(
@@ -124,7 +124,7 @@ def _deals(setup: Setup, spans: list[Span] | None, file: str | None) -> list[Spa
     return read_deal_file(setup, file)
 
 
-def _ending(out: str, tally: Tally, player: str | None) -> int:
+def _ending(out: str, tally: RunTally, player: str | None) -> int:
     """What the run did, printed, and the exit code: interrupted, or done."""
     _print_tally(out, tally, player)
     if tally.tracker_restarted:
@@ -141,7 +141,7 @@ def _ending(out: str, tally: Tally, player: str | None) -> int:
     return ExitCode.OK
 
 
-def _print_tally(out: str, tally: Tally, player: str | None) -> None:
+def _print_tally(out: str, tally: RunTally, player: str | None) -> None:
     """Two lines within 80 columns (but a long file name): the deals stored, of which already
     there; then what was solved (or played by the ``player``) now, and how fast."""
     if player is None:

@@ -122,7 +122,7 @@ class Plan(NamedTuple):
 
     def played(self) -> tuple[int | None, float | None, int]:
         """What the played games get: their states and CPU seconds as a whole, and the states a
-        move played counts as (solver.played.play_orders takes them so)."""
+        move played counts as (solver.playouts.play_orders takes them so)."""
         return self.played_states, self.played_seconds, self.move_states
 
 

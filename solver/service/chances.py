@@ -1,6 +1,6 @@
 """What a position with a face-down stock is worth: the exact best chance to win (expectimax),
 or where that is not found a bracket around it: from below, the win rate of a player who cannot
-see the stock (:mod:`solver.played`); from above, the share of the stock's orders that can be
+see the stock (:mod:`solver.playouts`); from above, the share of the stock's orders that can be
 won with every card known (hindsight); for the position and for each of its legal moves. Joins
 the rulesets to :mod:`solver.chance`, within the budget of :mod:`solver.service.budget`."""
 
@@ -12,11 +12,22 @@ from typing import Any, NamedTuple
 
 from rulesets.concealed import write_concealed
 from rulesets.notation import is_deal
-from solver.chance import Chance, ChanceStats, Concealed, Orders, Sampled, Tally, every_order, orders, turned_up, unseen
+from solver.chance import (
+    Chance,
+    ChanceStats,
+    Concealed,
+    Orders,
+    OrderTally,
+    Sampled,
+    every_order,
+    orders,
+    turned_up,
+    unseen,
+)
 from solver.draws import CLAIRVOYANT, MOST_SEED, stream
 from solver.engine import best_chance, chance_engine, hindsight, relaxed
 from solver.errors import OptionError
-from solver.played import Played, PlayedTally, play_orders
+from solver.playouts import Playouts, PlayoutTally, play_orders
 from solver.relaxation import Relaxed
 from solver.result import Limits
 from solver.service.budget import Plan, orders_states, plan
@@ -40,13 +51,13 @@ class Worth(NamedTuple):
 
     chance: float | None
     limit: str | None
-    tally: Tally
+    tally: OrderTally
     #: Whether every order of the face-down cards was counted (else a uniform sample).
     every: bool
     #: The limit that stopped the orders before all those asked for were searched (None: none did).
     orders_limit: str | None = None
     #: The games a player who cannot see the stock played from here (None: none were played).
-    played: PlayedTally | None = None
+    played: PlayoutTally | None = None
     #: The player, and its settings, that played them.
     player: str | None = None
     player_settings: dict[str, Any] | None = None
@@ -269,7 +280,7 @@ def _exact(
     return best_chance(rules, setup.game, position, exact, bool(moves))
 
 
-def _none_won(move: Hashable, chance: float | None, tally: Tally, every: bool) -> tuple[Hashable, float | None]:
+def _none_won(move: Hashable, chance: float | None, tally: OrderTally, every: bool) -> tuple[Hashable, float | None]:
     """A move's exact chance: 0 where no order at all can be won after it (as for the position:
     a player who cannot see the cards wins no more than one who can), whatever stopped its
     search."""
@@ -278,7 +289,7 @@ def _none_won(move: Hashable, chance: float | None, tally: Tally, every: bool) -
     return move, chance
 
 
-def _undecided_kept(tallies: tuple[Tally, ...], cut: bool, hidden: int) -> tuple[Tally, ...]:
+def _undecided_kept(tallies: tuple[OrderTally, ...], cut: bool, hidden: int) -> tuple[OrderTally, ...]:
     """Where every order was to be counted and a limit ``cut`` them short, the orders not
     reached counted as undecided, not left out."""
     if not cut:
@@ -299,7 +310,7 @@ def _bound(setup: Setup, position: Concealed, drawn: Orders, reach: int, parts: 
     return bound
 
 
-def _player(played: Played | None) -> tuple[str | None, dict[str, Any] | None, str | None]:
+def _player(played: Playouts | None) -> tuple[str | None, dict[str, Any] | None, str | None]:
     """The player of ``played``, its settings, and the limit that cut its games short."""
     return (None, None, None) if played is None else (played.player, played.settings, played.limit)
 

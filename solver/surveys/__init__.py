@@ -26,7 +26,7 @@ __all__ = [
     "run_survey",
     "worker_count",
     "SurveySpec",
-    "Tally",
+    "RunTally",
     "Store",
     "Row",
     "RunLost",
@@ -52,7 +52,7 @@ _FROM = {
     "run_survey": "running",
     "worker_count": "running",
     "SurveySpec": "work",
-    "Tally": "work",
+    "RunTally": "work",
     "Store": "store",
     "Row": "row_codec",
     "RunLost": "errors",
@@ -90,7 +90,7 @@ if TYPE_CHECKING:
     from solver.surveys.row_codec import Row
     from solver.surveys.running import run_survey, worker_count
     from solver.surveys.store import Store
-    from solver.surveys.work import SurveySpec, Tally
+    from solver.surveys.work import RunTally, SurveySpec
 
 
 def __getattr__(name: str) -> Any:

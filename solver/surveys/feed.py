@@ -13,7 +13,7 @@ from typing import Any
 from solver.service.deal_file import DealFile
 from solver.surveys.resume import changed_file
 from solver.surveys.store import Store
-from solver.surveys.work import Batch, Tally
+from solver.surveys.work import Batch, RunTally
 
 
 class Stream:
@@ -27,7 +27,7 @@ class Stream:
     #: How many deals read may wait to be solved (the stream's writer then waits).
     WAITING = 10000
 
-    def __init__(self, deals: DealFile, store: Store, tally: Tally) -> None:
+    def __init__(self, deals: DealFile, store: Store, tally: RunTally) -> None:
         self.name, self.store, self.tally = deals.name, store, tally
         self.first = list(deals.deals)
         self.error: Exception | None = None

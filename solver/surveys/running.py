@@ -28,7 +28,7 @@ from solver.service.seeds import MAX_SURVEY_SEED, Span, count_seeds
 from solver.surveys.errors import RunLost, StoreFault, SurveyError
 from solver.surveys.feed import Chunker, Stream
 from solver.surveys.store import Store
-from solver.surveys.work import Arrived, Batch, SurveySpec, Tally, Work, solve_lines, solve_seeds
+from solver.surveys.work import Arrived, Batch, RunTally, SurveySpec, Work, solve_lines, solve_seeds
 from solver.surveys.workers import quiet_resource_tracker, run_dask, run_pool
 
 #: How long to keep trying to reach a scheduler.
@@ -42,8 +42,8 @@ def run_survey(
     jobs: int = 1,
     scheduler: str | None = None,
     chunk_seconds: float = 0.5,
-    on_progress: Callable[[Tally], None] | None = None,
-) -> Tally:
+    on_progress: Callable[[RunTally], None] | None = None,
+) -> RunTally:
     """Solve every deal of ``deals`` (seed ranges, or a file's deals) not stored in ``out`` yet;
     store each row as it arrives.
 
@@ -78,11 +78,11 @@ def _fill(
     workers: int,
     client: Any,
     chunk_seconds: float,
-    on_progress: Callable[[Tally], None] | None,
-) -> Tally:
+    on_progress: Callable[[RunTally], None] | None,
+) -> RunTally:
     """Count what the open survey holds, then solve and store the rest; a fault of the file or
     the scheduler is raised saying how many deals are stored."""
-    tally = Tally()
+    tally = RunTally()
     try:
         if isinstance(deals, DealFile) and deals.more is not None:
             tally.total, tally.skipped_results = store.count_lines(), store.count_in([(1, MAX_SURVEY_SEED)])
@@ -140,7 +140,7 @@ def worker_count(jobs: int) -> int:
     return jobs or cpus
 
 
-def _stored(tally: Tally) -> str:
+def _stored(tally: RunTally) -> str:
     return f"{tally.skipped + tally.solved} of {tally.total} deals"
 
 
@@ -162,7 +162,7 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def _run_interruptibly(
-    spec: SurveySpec, work: Work, chunker: Chunker, workers: int, client: Any, arrived: Arrived, tally: Tally
+    spec: SurveySpec, work: Work, chunker: Chunker, workers: int, client: Any, arrived: Arrived, tally: RunTally
 ) -> None:
     """Run the chunks where they are to run; Ctrl-C or SIGTERM ends the run as ``interrupted``."""
     started = time.monotonic()

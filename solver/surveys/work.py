@@ -1,6 +1,6 @@
 """A survey's unit of work: what decides its results (:class:`SurveySpec`), what a worker runs
 on a chunk of deals (:func:`solve_seeds`, :func:`solve_lines`) and sends back (:class:`Batch`),
-and what a run did (:class:`Tally`). Workers (processes or Dask workers) import this module to
+and what a run did (:class:`RunTally`). Workers (processes or Dask workers) import this module to
 rebuild the survey's :class:`Setup` and solve each deal, or, in a survey of a player, have a
 fresh player play it.
 """
@@ -166,7 +166,7 @@ def _rows(spec: SurveySpec, deals: Iterable[tuple[list[Card], int | None, int | 
 
 
 @dataclass
-class Tally:
+class RunTally:
     """What a survey run did: deals wanted, already stored (and their verdicts), solved now, the
     verdicts of the deals solved now, and whether multiprocessing's resource tracker died (and
     was started again) while the pool of workers ran."""

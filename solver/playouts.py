@@ -26,7 +26,7 @@ from typing import Any, NamedTuple
 
 from solver.chance import Concealed, Orders, arranged, turned_up
 from solver.players import CarefulPlayer, OutOfBudget, Player, SamplingPlayer, View, play_out
-from solver.protocol import Concealable, Game
+from solver.protocol import Concealable, GameRules
 
 #: The players tried, strongest first (a name of :data:`solver.players.PLAYERS` and the orders it
 #: draws a move); the last needs no search and is always played.
@@ -41,21 +41,21 @@ LADDER: tuple[tuple[str, int], ...] = (
 FEWEST_GAMES = 100
 
 
-class PlayedTally(NamedTuple):
+class PlayoutTally(NamedTuple):
     """Of the games played from one target: how many were won, of how many."""
 
     won: int
     games: int
 
 
-class Played(NamedTuple):
+class Playouts(NamedTuple):
     """The games played: the player (its name and settings), a tally for each target (the same
     orders for each), the states its searches expanded, and the limit that stopped the games
     before ``most`` orders were played (None: none did)."""
 
     player: str
     settings: dict[str, Any]
-    tallies: tuple[PlayedTally, ...]
+    tallies: tuple[PlayoutTally, ...]
     nodes: int
     limit: str | None
 
@@ -96,7 +96,7 @@ def _nodes(player: Player) -> int:
 
 def play_orders(
     rules: Concealable[Any, Any],
-    searched: Game[Any, Any],
+    searched: GameRules[Any, Any],
     position: Concealed,
     targets: Sequence[Hashable | None],
     drawn: Orders,
@@ -105,7 +105,7 @@ def play_orders(
     budget: int | None,
     max_seconds: float | None = None,
     move_states: int = 0,
-) -> Played:
+) -> Playouts:
     """Play each of ``targets`` (None: the position; a move: after it) to the end on the first
     ``most`` orders of ``drawn`` (the clairvoyant's, in its order), with the strongest player of
     :data:`LADDER` the ``budget`` (states) and ``max_seconds`` (CPU) afford, its own draws from
@@ -145,7 +145,7 @@ class _Games:
     def __init__(
         self,
         rules: Concealable[Any, Any],
-        searched: Game[Any, Any],
+        searched: GameRules[Any, Any],
         position: Concealed,
         starts: list[tuple[Hashable | None, int]],
         name: str,
@@ -189,7 +189,7 @@ class _Games:
         self.nodes += spent
         return True
 
-    def go_on(self, most: int, budget: int | None, deadline: float | None) -> Played:
+    def go_on(self, most: int, budget: int | None, deadline: float | None) -> Playouts:
         """Play further orders until ``most`` are played or the budget or the deadline is spent."""
         limit = None
         while self.orders < most:
@@ -205,5 +205,5 @@ class _Games:
             except _Spent as spent:  # the order cut short is not counted
                 limit = spent.limit
                 break
-        tallies = tuple(PlayedTally(won, self.orders) for won in self.won)
-        return Played(self.player.name, self.player.settings(), tallies, self.nodes, limit)
+        tallies = tuple(PlayoutTally(won, self.orders) for won in self.won)
+        return Playouts(self.player.name, self.player.settings(), tallies, self.nodes, limit)
