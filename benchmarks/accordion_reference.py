@@ -31,6 +31,7 @@ from typing import Any, NamedTuple
 
 from rulesets.cards import parse_cards
 from solver import engine, search
+from solver.engine import engine_of
 from solver.replay import checked
 from solver.result import Limits, SearchResult
 from solver.search import RESTART_NODES
@@ -94,8 +95,12 @@ def solve(
     """One deal solved from the start, on the engine in use (or the Python one), its line
     replayed through the rules."""
     start = game.start(parse_cards(cards))
-    searched = search.depth_first if python else engine.depth_first
-    result = checked(game, start, searched(game, start, Limits(max_seconds=max_seconds), restart_nodes=restarts))
+    limits = Limits(max_seconds=max_seconds)
+    if python:
+        found = search.depth_first(game, start, limits, restart_nodes=restarts)
+    else:
+        found = engine.engine_of(game).depth_first(start, limits=limits, restart_nodes=restarts)
+    result = checked(game, start, found)
     return Solved(result.verdict.value, result.best_score, result.stats.nodes, result.stats.seconds), result
 
 
@@ -175,7 +180,7 @@ def bounded_run(game: Any, row: dict[str, str]) -> None:
     """The hardest deal again with the table bounded to 256 KiB."""
     start = game.start(parse_cards(row["cards"]))
     bound = 256 * 1024
-    bounded = checked(game, start, engine.depth_first(game, start, Limits(max_memory=bound, max_seconds=60)))
+    bounded = checked(game, start, engine_of(game).depth_first(start, limits=Limits(max_memory=bound, max_seconds=60)))
     print(
         f"memory bound {bound // 1024} KiB on {row['deal_id']}: {bounded.verdict.value}, "
         f"min piles {bounded.best_score}, peak table {bounded.stats.peak_table_bytes // 1024} KiB, "

@@ -21,7 +21,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import Any, NamedTuple
 
 from rulesets.amazons import FAMILIES, Amazons
-from solver.engine import NATIVE, NO_EXTENSIONS, PYTHON, iterative_deepening
+from solver.engine import NATIVE, NO_EXTENSIONS, PYTHON, engine_of
 from solver.replay import checked
 from solver.result import Limits
 from solver.search import line_cost
@@ -57,7 +57,7 @@ def solve_one(task: tuple[str, str, int, int | None, float | None]) -> Outcome:
     result = checked(
         game,
         start,
-        iterative_deepening(game, start, Limits(max_nodes=max_nodes, max_seconds=max_seconds)),
+        engine_of(game).iterative_deepening(start, limits=Limits(max_nodes=max_nodes, max_seconds=max_seconds)),
     )
     seconds = time.process_time() - began
     redeals = None if result.solution is None else line_cost(game, start, result.solution)

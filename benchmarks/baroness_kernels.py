@@ -25,6 +25,7 @@ from typing import Any, NamedTuple
 
 from rulesets import families, find_game
 from solver import engine, search
+from solver.engine import engine_of
 from solver.errors import UserError
 from solver.replay import checked
 from solver.result import Limits, Verdict
@@ -56,7 +57,7 @@ def solve(preset: str, seed: int, limits: Limits, compiled: bool) -> Solved:
     family, game = ruleset(preset)
     start = game.start(family.seeded_deal(seed))
     if compiled:
-        result = engine.depth_first(game, start, limits)
+        result = engine_of(game).depth_first(start, limits=limits)
         if result.engine != engine.NATIVE:
             raise SystemExit(f"{preset} is not searched by the compiled engine here (is it built?)")
     else:

@@ -67,11 +67,14 @@ class Preset:
 
 def searched(game: Any, start: Any, limits: Limits, python: bool, least_cost: bool) -> SearchResult[Any]:
     """One search on one engine, its line replayed through the rules."""
-    if least_cost:
-        run = search.iterative_deepening if python else engine.iterative_deepening
+    if python:
+        run = search.iterative_deepening if least_cost else search.depth_first
         return checked(game, start, run(game, start, limits))
-    run = search.depth_first if python else engine.depth_first
-    return checked(game, start, run(game, start, limits))
+    compiled = engine.engine_of(game)
+    found = (
+        compiled.iterative_deepening(start, limits=limits) if least_cost else compiled.depth_first(start, limits=limits)
+    )
+    return checked(game, start, found)
 
 
 def answer(game: Any, start: Any, result: SearchResult[Any], least_cost: bool) -> tuple[str, int, int | None]:

@@ -26,9 +26,9 @@ import time
 from typing import Any
 
 from rulesets.concealed import presets_with_stock
-from solver.chance import arranged, conceal, unseen
+from solver.chance import arranged, conceal, orders, unseen
 from solver.draws import Draw
-from solver.engine import best_chance, hindsight, relaxed
+from solver.engine import engine_of
 from solver.players import CarefulPlayer, play_out
 from solver.result import Limits
 from solver.service.setup import Setup
@@ -51,7 +51,9 @@ def sampled_against_surveyed(preset: str, count: int) -> tuple[float, float, int
     game: Any = setup.legal
     position = opening(setup)
     started = time.process_time()
-    searched = hindsight(game, setup.game, position, count, 1, (None,))
+    searched = engine_of(game, setup.game).clairvoyant(
+        position, drawn=orders(unseen(game, position), count, 1), targets=(None,)
+    )
     sampled = time.process_time() - started
     assert sum(searched.tallies[0]) == count
     started = time.process_time()
@@ -85,7 +87,9 @@ def most_exact(preset: str, budgets: tuple[float, ...], most: int) -> list[tuple
         if position is None:
             continue
         rules: Any = setup.legal
-        chance = best_chance(rules, setup.game, position, Limits(max_seconds=budgets[-1], max_memory=2**31))
+        chance = engine_of(rules, setup.game).best_chance(
+            position, limits=Limits(max_seconds=budgets[-1], max_memory=2**31)
+        )
         if chance.chance is None:
             break
         seconds = chance.stats.seconds
@@ -103,7 +107,7 @@ def move_microseconds(preset: str, games: int) -> float:
     started = time.process_time()
     for _ in range(games):
         state = arranged(game, position, draw.shuffled(cards))
-        moves += len(play_out(game, setup.game, state, position.hidden, CarefulPlayer()).moves)
+        moves += len(play_out(engine_of(game, setup.game), state, position.hidden, CarefulPlayer()).moves)
     return (time.process_time() - started) / moves * 1e6
 
 
@@ -118,7 +122,9 @@ def relaxed_states_per_second(preset: str) -> float:
         start = game.start(setup.deal(seed=seed))
         position = conceal(game, start, len(game.stock(start)))
         started = time.process_time()
-        found = relaxed(game, setup.game, position, 1000, seed, 4, Limits(max_nodes=6_000_000))
+        found = engine_of(game, setup.game).relaxed(
+            position, drawn=orders(unseen(game, position), 1000, seed), reach=4, limits=Limits(max_nodes=6_000_000)
+        )
         rates.append(found.nodes / (time.process_time() - started))
     return min(rates)
 

@@ -32,7 +32,7 @@ from typing import Any, NamedTuple, NoReturn
 from solver import players
 from solver.chance import Concealed, Orders, arranged, orders, unseen
 from solver.draws import CLAIRVOYANT, stream
-from solver.engine import chance_engine
+from solver.engine import engine_of
 from solver.players import Player, play_out
 from solver.result import Limits
 from solver.service.chances import judge, percent
@@ -174,7 +174,7 @@ def played_rate(setup: Setup, position: Concealed, drawn: Orders, make: Callable
     won = 0
     for order in drawn.each():
         start = arranged(rules, position, order)
-        won += play_out(rules, setup.game, start, position.hidden, make()).won
+        won += play_out(engine_of(rules, setup.game), start, position.hidden, make()).won
     return Rate(won, drawn.total(), drawn.exact)
 
 
@@ -208,7 +208,7 @@ def measure(entry: Position) -> Row:
     for column in COLUMNS:
         with exact_switch_off() if column.exact_switch_off else nullcontext():
             rates[column.heading] = played_rate(setup, position, drawn, column.make)
-    engine = chance_engine(rules, setup.game)
+    engine = setup.engine.chance_name
     row = Row(entry, position.hidden, drawn, chance, clairvoyant, rates, engine, time.process_time() - began)
     check(row)
     return row

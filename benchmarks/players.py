@@ -25,8 +25,7 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from rulesets import DECLARED
-from solver import engine, players
-from solver.engine import NATIVE, NO_EXTENSIONS, PYTHON, compiled_core
+from solver.engine import NATIVE, NO_EXTENSIONS, PYTHON, Engine, compiled_core
 from solver.errors import UserError
 from solver.players import PLAYERS, Player, View
 from solver.service.playing import DEFAULT_SAMPLES, dealt, make_player, play
@@ -34,8 +33,8 @@ from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
 from solver.service.stats import wilson
 
-#: The engine's searches a player runs (solver.players reaches them through its module).
-SEARCHES = ("depth_first", "best_chance", "hindsight")
+#: The engine's searches a player runs (through the View's engine).
+SEARCHES = ("depth_first", "best_chance", "clairvoyant")
 
 
 @dataclass
@@ -72,34 +71,24 @@ class Counted:
         return move
 
 
-class CountingEngine:
-    """solver.engine as a player sees it, each search it calls counted (the searches the engine
+class CountingEngine(Engine):
+    """A game's engine as a player sees it, each search it calls counted (the searches the engine
     runs inside one, an order's on the Python engine, are not)."""
 
-    def __init__(self) -> None:
-        self.calls = [0]
+    def __init__(self, engine: Engine, calls: list[int]) -> None:
+        super().__init__(engine.rules, engine.searched)
+        self.engine, self.calls = engine, calls
 
-    def __getattr__(self, name: str) -> Any:
-        found = getattr(engine, name)
+    def __getattribute__(self, name: str) -> Any:
         if name not in SEARCHES:
-            return found
+            return object.__getattribute__(self, name)
+        found = getattr(object.__getattribute__(self, "engine"), name)
 
         def call(*args: Any, **kwargs: Any) -> Any:
             self.calls[0] += 1
             return found(*args, **kwargs)
 
         return call
-
-
-@contextmanager
-def counting_searches() -> Iterator[list[int]]:
-    """The searches players run while inside, counted in the list's one item."""
-    counting = CountingEngine()
-    players.engine = counting  # type: ignore[assignment]
-    try:
-        yield counting.calls
-    finally:
-        players.engine = engine
 
 
 @contextmanager
@@ -122,6 +111,7 @@ def on_engine(name: str) -> Iterator[None]:
 def measure(preset: str, seeds: list[int], name: str, samples: int, calls: list[int]) -> Tally:
     """Deals ``seeds`` of ``preset`` played by a fresh ``name`` player each."""
     setup = Setup.of(preset)
+    setup = setup._replace(engine=CountingEngine(setup.engine, calls))
     tally = Tally()
     for seed in seeds:
         player = Counted(make_player(name, samples if name == "sampling" else None), calls)
@@ -173,16 +163,16 @@ def main() -> int:
         f"{'engine':<7}{'preset':<18}{'player':<9}{'deals':>6}{'won':>5}  {'win rate (95%)':<15}"
         f"{'CPU s/deal':>9}{'worst':>9}{'':<10}{'searches':>10}{'forced':>8}"
     )
-    with counting_searches() as calls:
-        for engine_name in engines:
-            with on_engine(engine_name):
-                if engine_name == NATIVE and compiled_core() is None:
-                    print("native: the compiled core is not built here; skipped")
-                    continue
-                for preset in args.presets:
-                    for name in chosen:
-                        tally = measure(preset, seeds, name, args.samples, calls)
-                        print(row(engine_name, preset, name, tally), flush=True)
+    calls = [0]
+    for engine_name in engines:
+        with on_engine(engine_name):
+            if engine_name == NATIVE and compiled_core() is None:
+                print("native: the compiled core is not built here; skipped")
+                continue
+            for preset in args.presets:
+                for name in chosen:
+                    tally = measure(preset, seeds, name, args.samples, calls)
+                    print(row(engine_name, preset, name, tally), flush=True)
     return 0
 
 

@@ -22,9 +22,9 @@ import sys
 import time
 from typing import Any
 
-from solver.chance import conceal
+from solver.chance import conceal, orders, unseen
 from solver.draws import CLAIRVOYANT, stream
-from solver.engine import hindsight, relaxed
+from solver.engine import engine_of
 from solver.result import Limits
 from solver.service.setup import Setup
 from solver.service.stats import wilson
@@ -60,8 +60,20 @@ def one_game(setup: Setup, deal: int, reach: int, seconds: float) -> tuple[int, 
     start = game.start(setup.deal(seed=deal))
     position = conceal(game, start, len(game.stock(start)))
     seed = stream(CLAIRVOYANT, deal)
-    (tally,) = hindsight(game, setup.game, position, 1, seed, (None,), Limits(), None).tallies
-    bound = relaxed(game, setup.game, position, 1, seed, reach, Limits(max_seconds=seconds), None)
+    (tally,) = (
+        engine_of(game, setup.game)
+        .clairvoyant(
+            position,
+            drawn=orders(unseen(game, position), 1, seed),
+            targets=(None,),
+            limits=Limits(),
+            restart_nodes=None,
+        )
+        .tallies
+    )
+    bound = engine_of(game, setup.game).relaxed(
+        position, drawn=orders(unseen(game, position), 1, seed), reach=reach, limits=Limits(max_seconds=seconds)
+    )
     return tally.won, None if bound.limit is not None else bound.value
 
 

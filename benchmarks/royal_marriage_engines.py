@@ -30,6 +30,7 @@ from typing import Any, NamedTuple
 
 from rulesets import families
 from solver import engine, search
+from solver.engine import engine_of
 from solver.replay import checked
 from solver.result import SearchResult
 from solver.service.seeds import parse_seeds
@@ -79,7 +80,7 @@ def compare(name: str, options: dict[str, bool], seeds: list[int], blocks: bool,
     starts = [game.start(family.seeded_deal(seed)) for seed in seeds]
     searches = {
         engine.PYTHON: lambda start: search.depth_first(game, start),
-        engine.NATIVE: lambda start: engine.depth_first(game, start),
+        engine.NATIVE: lambda start: engine_of(game).depth_first(start),
     }
     tallies = {label: Tally() for label in searches}
     answers: dict[str, list[tuple[Any, int]]] = {label: [] for label in searches}

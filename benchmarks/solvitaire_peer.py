@@ -38,7 +38,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from rulesets.cards import RANKS, parse_cards
-from solver import engine
+from solver.engine import engine_of
 from solver.replay import checked
 from solver.result import Limits
 from solver.service import engines
@@ -68,7 +68,7 @@ def solve_ours(game: Any, cards: str, max_seconds: float | None) -> Solved:
     """Our solve of one deal, its line replayed through the rules."""
     before = cpu_of(resource.getrusage(resource.RUSAGE_SELF))
     start = game.start(parse_cards(cards))
-    result = checked(game, start, engine.depth_first(game, start, Limits(max_seconds=max_seconds)))
+    result = checked(game, start, engine_of(game).depth_first(start, limits=Limits(max_seconds=max_seconds)))
     seconds = cpu_of(resource.getrusage(resource.RUSAGE_SELF)) - before
     return Solved(result.verdict.value, result.best_score, result.stats.nodes, seconds)
 

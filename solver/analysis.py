@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections.abc import Hashable
 from typing import Generic, NamedTuple, TypeVar
 
-from solver import engine
 from solver.proofs import Proofs
 from solver.protocol import GameRules
+from solver.python_engine import Engine
 from solver.replay import checked, replay, shortfall
 from solver.result import NO_LIMITS, Limits, SearchResult, Verdict
 from solver.search import RESTART_NODES
@@ -55,8 +55,9 @@ class MoveAnalysis(NamedTuple, Generic[Move]):
 
 
 def analyse(
-    game: GameRules[State, Move],
+    engine: Engine,
     start: State,
+    *,
     limits: Limits = NO_LIMITS,
     restart_nodes: int | None = RESTART_NODES,
     legal: GameRules[State, Move] | None = None,
@@ -64,8 +65,9 @@ def analyse(
     """Every legal move in ``start`` with what it leaves, best first (ties in the game's order).
     The moves are ``legal``'s where given: the rules' every move, where ``game``'s leave out
     moves a sound reduction proves needless to search (a player asks about each of them). The
-    searches run on the engine :func:`solver.engine.engine_for` names."""
-    proofs = engine.proofs_for(game, limits)
+    searches run on ``engine``, on the game it searches."""
+    game: GameRules[State, Move] = engine.searched
+    proofs = engine.proofs(limits)
     answers: dict[bytes, MoveAnalysis[Move]] = {}
     analyses = []
     for move in (game if legal is None else legal).moves(start):
@@ -78,7 +80,7 @@ def analyse(
         found, searched = proofs.search(child, limits, restart_nodes)
         if found.verdict is Verdict.WON:
             searched = ()  # a win proves no floors: its table goes before a line is completed by another search
-        result = _completed(game, proofs, child, found)
+        result = _completed(engine, proofs, child, found)
         proofs.learn(child, result, searched)
         del searched  # freed before the next move's search makes its own: one at a time within the bound
         answers[layout] = MoveAnalysis(
@@ -89,10 +91,11 @@ def analyse(
 
 
 def _completed(
-    game: GameRules[State, Move], proofs: Proofs[State, Move], start: State, result: SearchResult[Move]
+    engine: Engine, proofs: Proofs[State, Move], start: State, result: SearchResult[Move]
 ) -> SearchResult[Move]:
     """``result`` with a win that stopped at a known winnable state played to the end, checked
     move by move through the game's own rules."""
+    game: GameRules[State, Move] = engine.searched
     final = replay(game, start, result.best_line).final
     if result.verdict is Verdict.WON and not game.is_won(final):
         line, place = proofs.wins[proofs.digest(final)]
@@ -102,7 +105,7 @@ def _completed(
             # Equal keys promise equal futures, not equal move lists: a game may offer an
             # equivalent state's moves otherwise (Thirteens' forced pair depends on where the
             # cards lie). The state is winnable, so its own winning line is found directly.
-            found = engine.depth_first(game, final, Limits(max_memory=proofs.search_bytes))
+            found = engine.depth_first(final, limits=Limits(max_memory=proofs.search_bytes))
             if found.verdict is not Verdict.WON:
                 raise AssertionError("a state proven winnable was not won")
             rest = found.best_line

@@ -8,7 +8,7 @@ state apart, deals the face-down cards from it as moves turn them up, and never 
 A played game ends when it is won or when no move is left that does not bring back a position
 already reached in it (a repeated position changes nothing a player can use; without this rule a
 game with unlimited redeals would never end). The game is known only through the protocol, and
-the values of choices come from :mod:`solver.engine` (either engine serves).
+the values of choices come from the game's engine (:mod:`solver.engine`: either serves).
 """
 
 from __future__ import annotations
@@ -17,23 +17,28 @@ import time
 from collections.abc import Hashable
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from solver import engine
-from solver.chance import Concealed, conceal, information_key, turned_up, unseen
+from solver.chance import Concealed, conceal, information_key, orders, turned_up, unseen
 from solver.draws import RANDOM_PLAYER, SAMPLING_PLAYER, Draw, stream
-from solver.protocol import NO_SCORE, Concealable, GameRules
+from solver.protocol import NO_SCORE, Concealable
+from solver.python_engine import Engine
 from solver.result import Limits
 
 
 class View(NamedTuple):
-    """What a player sees at its turn: the rules (``rules`` lists every legal move; ``searched``
-    is the same game as the search takes it), the position with its face-down cards in the order
-    of their codes, and the moves it may choose (the rules' order, less those that would bring
-    back a position already reached)."""
+    """What a player sees at its turn: the game's engine (its ``rules`` list every legal move;
+    its searches value the choices), the position with its face-down cards in the order of their
+    codes, and the moves it may choose (the rules' order, less those that would bring back a
+    position already reached)."""
 
-    rules: Concealable[Any, Any]
-    searched: GameRules[Any, Any]
+    engine: Engine
     position: Concealed
     moves: tuple[Hashable, ...]
+
+    @property
+    def rules(self) -> Concealable[Any, Any]:
+        """The rules, which list every legal move."""
+        rules: Concealable[Any, Any] = self.engine.rules
+        return rules
 
     def unseen(self) -> tuple[int, ...]:
         """The cards not seen yet (the face-down ones), by code: every other card has been seen."""
@@ -67,11 +72,11 @@ class PlayedOut(NamedTuple):
     seen: tuple[Concealed, ...]
 
 
-def play_out(
-    rules: Concealable[Any, Any], searched: GameRules[Any, Any], start: Any, hidden: int, player: Player
-) -> PlayedOut:
+def play_out(engine: Engine, start: Any, hidden: int, player: Player) -> PlayedOut:
     """Play ``start`` (its stock in its true order, its last ``hidden`` cards face down to the
-    player) to the end with ``player``. Cards are turned up as the rules deal them."""
+    player) to the end with ``player``, on the rules and searches of ``engine``. Cards are turned
+    up as the rules deal them."""
+    rules: Concealable[Any, Any] = engine.rules
     state = start
     position = conceal(rules, state, hidden)
     reached = {_key(rules, position)}
@@ -81,7 +86,7 @@ def play_out(
         offered = tuple(move for move in rules.moves(position.state) if _new(rules, position, move, reached))
         if not offered:
             break
-        move = player.choose(View(rules, searched, position, offered))
+        move = player.choose(View(engine, position, offered))
         if move not in offered:
             raise AssertionError(f"internal error: player {player.name} chose a move it was not offered")
         left = position.hidden - turned_up(rules, position, move)
@@ -234,7 +239,7 @@ class SamplingPlayer:
         PLAN_NODES cut the search); None where the line's move is not offered."""
         state = view.position.state
         if self.planned_from != state or not self.plan or self.plan[0] not in view.moves:
-            found = engine.depth_first(view.searched, state, self._limits(PLAN_NODES), NO_RESTARTS)
+            found = view.engine.depth_first(state, limits=self._limits(PLAN_NODES), restart_nodes=NO_RESTARTS)
             self.nodes += found.stats.nodes
             self.plan = list(found.best_line)
             if not self.plan or self.plan[0] not in view.moves:
@@ -246,8 +251,8 @@ class SamplingPlayer:
 
     def _by_chance(self, view: View, ranked: list[Hashable]) -> Hashable | None:
         """The move with the best exact chance, or None where the search did not finish."""
-        found = engine.best_chance(
-            view.rules, view.searched, view.position, self._limits(self.exact_nodes), True, NO_RESTARTS
+        found = view.engine.best_chance(
+            view.position, limits=self._limits(self.exact_nodes), with_moves=True, restart_nodes=NO_RESTARTS
         )
         self.nodes += found.stats.nodes
         if found.chance is None:
@@ -281,10 +286,15 @@ class SamplingPlayer:
         undecided, and whether it won every one; the states searched are counted against the
         budget (:class:`OutOfBudget` once it is spent)."""
         room = None if self.max_nodes is None else self.max_nodes - self.nodes
-        sampled = engine.hindsight(
-            view.rules, view.searched, position, self.samples, seed, (move,), self._limits(ORDER_NODES),
-            NO_RESTARTS, False, room,
-        )  # fmt: skip
+        sampled = view.engine.clairvoyant(
+            position,
+            drawn=orders(unseen(view.rules, position), self.samples, seed),
+            targets=(move,),
+            limits=self._limits(ORDER_NODES),
+            restart_nodes=NO_RESTARTS,
+            referee=False,
+            budget=room,
+        )
         self.nodes += sampled.nodes
         if sampled.limit is not None:
             raise OutOfBudget(sampled.limit)

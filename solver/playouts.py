@@ -26,7 +26,8 @@ from typing import Any, NamedTuple
 
 from solver.chance import Concealed, Orders, arranged, turned_up
 from solver.players import CarefulPlayer, OutOfBudget, Player, SamplingPlayer, View, play_out
-from solver.protocol import Concealable, GameRules
+from solver.protocol import Concealable
+from solver.python_engine import Engine
 
 #: The players tried, strongest first (a name of :data:`solver.players.PLAYERS` and the orders it
 #: draws a move); the last needs no search and is always played.
@@ -95,9 +96,9 @@ def _nodes(player: Player) -> int:
 
 
 def play_orders(
-    rules: Concealable[Any, Any],
-    searched: GameRules[Any, Any],
+    engine: Engine,
     position: Concealed,
+    *,
     targets: Sequence[Hashable | None],
     drawn: Orders,
     most: int,
@@ -114,12 +115,12 @@ def play_orders(
     costs one). At least one order is played."""
     started = time.process_time()
     deadline = None if max_seconds is None else started + max_seconds
-    starts = [_after(rules, position, target) for target in targets]
+    starts = [_after(engine.rules, position, target) for target in targets]
     for name, samples in LADDER:
         last = (name, samples) == LADDER[-1]
         share = None if last else _share(budget, len(targets))
         pilot_deadline = None if last or max_seconds is None else started + max_seconds / (FEWEST_GAMES * len(targets))
-        games = _Games(rules, searched, position, starts, name, samples, rng_seed, move_states)
+        games = _Games(engine, position, starts, player=(name, samples), rng_seed=rng_seed, move_states=move_states)
         games.draws = drawn.each()  # afresh for each player tried: its first game on the first order
         try:
             games.play_order(share, pilot_deadline)
@@ -144,17 +145,16 @@ class _Games:
 
     def __init__(
         self,
-        rules: Concealable[Any, Any],
-        searched: GameRules[Any, Any],
+        engine: Engine,
         position: Concealed,
         starts: list[tuple[Hashable | None, int]],
-        name: str,
-        samples: int,
+        *,
+        player: tuple[str, int],
         rng_seed: int,
         move_states: int,
     ) -> None:
-        self.rules, self.searched, self.position, self.starts = rules, searched, position, starts
-        self.name, self.samples, self.rng_seed, self.move_states = name, samples, rng_seed, move_states
+        self.engine, self.rules, self.position, self.starts = engine, engine.rules, position, starts
+        (self.name, self.samples), self.rng_seed, self.move_states = player, rng_seed, move_states
         self.player = self.make(None)
         self.won = [0] * len(starts)
         self.orders = 0
@@ -181,7 +181,7 @@ class _Games:
             player = self.make(None if room is None else max(1, room - spent), deadline)
             bounded = _Bounded(player, deadline)
             start = state if target is None else self.rules.apply(state, target)
-            game = play_out(self.rules, self.searched, start, hidden, bounded)  # type: ignore[arg-type]
+            game = play_out(self.engine, start, hidden, bounded)  # type: ignore[arg-type]  # its name is the player's
             wins.append(game.won)
             spent += _nodes(player) + self.move_states * (len(game.moves) + 1)
         self.won = [count + won for count, won in zip(self.won, wins)]

@@ -12,7 +12,7 @@ from typing import Any
 
 from hypothesis import strategies as st
 
-from solver.engine import depth_first
+from solver.engine import engine_of
 from solver.replay import checked
 from solver.result import Limits, SearchResult
 
@@ -35,7 +35,7 @@ PYSOL_DEAL_1 = (
 
 def solve(game: Any, start: Any, limit: int | None = None) -> SearchResult[Any]:
     """The depth-first search's result from ``start``, its line replayed through the rules."""
-    return checked(game, start, depth_first(game, start, Limits(max_nodes=limit)))
+    return checked(game, start, engine_of(game).depth_first(start, limits=Limits(max_nodes=limit)))
 
 
 def assert_same_search_without_restarts(game: Any, start: Any, limits: Limits, context: Any) -> None:
@@ -43,7 +43,7 @@ def assert_same_search_without_restarts(game: Any, start: Any, limits: Limits, c
     the same verdict, score and line by the same number of states."""
     from solver import search
 
-    compiled = depth_first(game, start, limits, restart_nodes=None)
+    compiled = engine_of(game).depth_first(start, limits=limits, restart_nodes=None)
     python = search.depth_first(game, start, limits, restart_nodes=None)
     assert compiled.engine == "native"
     assert (compiled.verdict, compiled.best_score, compiled.best_line, compiled.stats.nodes) == (

@@ -14,7 +14,7 @@ from rulesets.accordion import DealtAccordion, OpenAccordion
 from rulesets.cards import CARDS, NAME, CardError, parse_cards
 from rulesets.deals import seeded_deal
 from rulesets.moves import DEAL
-from solver.engine import depth_first
+from solver.engine import engine_of
 from solver.replay import replay
 from solver.result import Limits, Verdict
 
@@ -64,7 +64,7 @@ def test_moves_conserve_cards_and_remove_one_pile(deck, rng):
 
 @given(small_decks())
 def test_engine_agrees_with_brute_force_on_small_decks(cards):
-    result = depth_first(ROW, ROW.start(cards))
+    result = engine_of(ROW).depth_first(ROW.start(cards))
     assert result.best_score == min_piles(open_layout(names(cards)))
     assert result.verdict is (Verdict.WON if result.best_score == 1 else Verdict.LOST)
     assert len(piles_after(cards, result.best_line)) == result.best_score
@@ -73,7 +73,7 @@ def test_engine_agrees_with_brute_force_on_small_decks(cards):
 @given(st.integers(1, 31999))
 def test_every_solution_found_replays(seed):
     deal = seeded_deal(seed)
-    result = depth_first(ROW, ROW.start(deal), Limits(max_nodes=20000))
+    result = engine_of(ROW).depth_first(ROW.start(deal), limits=Limits(max_nodes=20000))
     assert replay(ROW, ROW.start(deal), result.best_line).illegal_at is None
     piles = piles_after(deal, result.best_line)
     assert len(piles) == result.best_score
@@ -170,7 +170,7 @@ def reference_sample():
 @pytest.mark.parametrize("row", reference_sample(), ids=lambda row: row["deal_id"])
 def test_reference_deals_verdict_and_min_piles(row):
     deal = parse_cards(row["cards"])
-    result = depth_first(ROW, ROW.start(deal))
+    result = engine_of(ROW).depth_first(ROW.start(deal))
     assert result.verdict is (Verdict.WON if row["solvable"] == "yes" else Verdict.LOST)
     assert result.best_score == int(row["min_piles"])
     outcome = replay(ROW, ROW.start(deal), result.best_line)

@@ -32,7 +32,7 @@ from rulesets.cards import CARDS, NAME, parse_cards
 from rulesets.deals import seeded_deal
 from rulesets.moves import DEAL
 from rulesets.notation import PositionError
-from solver.engine import depth_first
+from solver.engine import engine_of
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
@@ -141,7 +141,7 @@ def test_every_combination_verdict_and_min_piles_equal_brute_force(cards):
         best = min(len(piles) for piles in ends)
         game = build(rules)
         start = game.start(cards)
-        result = depth_first(game, start)
+        result = engine_of(game).depth_first(start)
         assert result.best_score == best, rules
         assert result.verdict is (Verdict.WON if best == 1 else Verdict.LOST)
         if isinstance(game, DealtAccordion):  # its line is legal under the brute force's rules too
@@ -164,7 +164,7 @@ def test_every_best_line_is_a_whole_game_ending_at_the_minimal_pile_count(cards)
         if isinstance(game, OpenAccordion):
             continue  # the open row has no stock: every layout is an end
         start = game.start(cards)
-        result = depth_first(game, start)
+        result = engine_of(game).depth_first(start)
         state = opening(names(cards))
         for move in result.best_line:
             assert as_choice(move) in choices(state, rules), (rules, state, move)
@@ -200,7 +200,7 @@ def test_self_working_is_the_plain_simulation(cards):
     game = build(preset("self-working"))
     expected = self_working(names(cards))
     state = game.start(cards)
-    result = depth_first(game, state)
+    result = engine_of(game).depth_first(state)
     assert result.best_score == len(expected)
     assert result.verdict is (Verdict.WON if len(expected) == 1 else Verdict.LOST)
     while game.moves(state):
@@ -224,7 +224,7 @@ def test_default_dealt_one_at_a_time_reaches_exactly_the_open_rows_layouts(cards
 def solved(variant: str, deal):
     game = build(preset(variant))
     start = game.start(deal)
-    return game, start, depth_first(game, start, Limits(max_nodes=2_000_000))
+    return game, start, engine_of(game).depth_first(start, limits=Limits(max_nodes=2_000_000))
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3, 7, 11, 617, 31999, 32000])
@@ -246,7 +246,7 @@ def test_variants_on_seeded_deals_replay_in_the_open_row_and_nest(seed):
         assert open_replay.illegal_at is None and open_replay.final[0] == final.final.row
         best[variant] = result.best_score
     assert best["self-working"] >= best["idle-year"] >= best["parlett"]
-    open_result = depth_first(open_row, open_row.start(deal), Limits(max_nodes=300_000))
+    open_result = engine_of(open_row).depth_first(open_row.start(deal), limits=Limits(max_nodes=300_000))
     if open_result.verdict is not Verdict.UNKNOWN:
         assert best["parlett"] >= open_result.best_score
 
@@ -315,9 +315,9 @@ def test_the_position_after_k_moves_of_a_best_line_solves_to_the_same_answer(rul
     and otherwise has the same minimal pile count (the rest of the line reaches it)."""
     game = build(rules)
     start = game.start(cards)
-    result = depth_first(game, start)
+    result = engine_of(game).depth_first(start)
     state = replay(game, start, result.best_line[:k]).final
-    again = depth_first(game, game.read_position(game.write_position(state)))
+    again = engine_of(game).depth_first(game.read_position(game.write_position(state)))
     assert again.verdict is result.verdict and again.best_score == result.best_score
 
 
@@ -327,7 +327,7 @@ def test_the_position_along_a_won_full_deal_stays_won(variant, seed):
     assert result.verdict is Verdict.WON
     for k in (0, 10, 30, len(result.solution) - 1):
         state = replay(game, start, result.solution[:k]).final
-        assert depth_first(game, game.read_position(game.write_position(state))).verdict is Verdict.WON
+        assert engine_of(game).depth_first(game.read_position(game.write_position(state))).verdict is Verdict.WON
 
 
 def test_a_deals_opening_is_a_position_like_any_other():

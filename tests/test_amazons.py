@@ -20,7 +20,7 @@ from rulesets.amazons_redeals import RedealBound
 from rulesets.cards import CARDS, RANK, Card, format_cards, parse_cards
 from rulesets.deals import STRIPPED_RANKS
 from rulesets.moves import DEAL, REDEAL
-from solver.engine import depth_first, iterative_deepening
+from solver.engine import engine_of
 from solver.replay import checked, replay
 from solver.result import Limits, Verdict
 from solver.search import line_cost
@@ -95,7 +95,7 @@ def agree(options, ranks, piles, deal):
     """The engine's verdict and fewest cards left equal the brute force's; its line replays."""
     ruleset = Amazons(**options, ranks=ranks, piles=piles)
     start = ruleset.start(deal)
-    result = depth_first(ruleset, start)
+    result = engine_of(ruleset).depth_first(start)
     assert result.verdict is not Verdict.UNKNOWN
     won, fewest_left = Brute(ranks, piles, **options).solve(as_pairs(deal))
     assert (result.verdict is Verdict.WON) == won
@@ -128,7 +128,7 @@ def test_fewest_redeals_is_minimal(options, game):
     ranks, _, piles, deal = game
     ruleset = Amazons(**options, ranks=ranks, piles=piles)
     start = ruleset.start(deal)
-    result = iterative_deepening(ruleset, start)
+    result = engine_of(ruleset).iterative_deepening(start)
     brute = Brute(ranks, piles, **options)
     fewest = brute.fewest_redeals(brute.start(as_pairs(deal)))
     assert result.verdict is not Verdict.UNKNOWN
@@ -218,7 +218,7 @@ def test_ida_star_with_the_deeper_redeal_bound_wins_with_the_fewest_redeals(opti
     deep = DeepBound(**options, ranks=ranks, piles=piles)
     start = deep.start(deal)
     fewest = Brute(ranks, piles, **options).fewest_redeals(as_brute_state(start))
-    result = iterative_deepening(deep, start)
+    result = engine_of(deep).iterative_deepening(start)
     assert (result.verdict is Verdict.WON) == (fewest is not None)
     if fewest is not None:
         assert line_cost(deep, start, result.solution) == fewest
@@ -277,7 +277,7 @@ def test_the_bound_changes_no_answer_on_full_compulsory_deals():
         deal = FAMILY.seeded_deal(seed)
         answers = []
         for game, pruned in ((bounded, True), (unbounded, False)):
-            result = checked(game, game.start(deal), depth_first(game, game.start(deal)))
+            result = checked(game, game.start(deal), engine_of(game).depth_first(game.start(deal)))
             answers.append((result.verdict, result.best_score))
             states[pruned] += result.stats.nodes
         assert answers[0] == answers[1], seed
@@ -314,7 +314,7 @@ def test_a_card_stuck_this_pass_and_dealt_to_the_wrong_column_next_pass_needs_tw
     brute = Brute(ranks, piles, **DEFAULTS)
     assert brute.fewest_redeals(as_brute_state(state)) == 2
     assert ruleset.cost_to_win_bound(play(ruleset, state, "deal")) == 2
-    result = iterative_deepening(ruleset, start)
+    result = engine_of(ruleset).iterative_deepening(start)
     assert line_cost(ruleset, start, result.solution) == brute.fewest_redeals(as_brute_state(start))
 
 
@@ -330,7 +330,7 @@ def test_no_choice_of_plays_this_pass_lets_the_next_two_passes_win():
     assert ruleset.cost_to_win_bound(state) == 3
     brute = Brute(ranks, piles, **DEFAULTS)
     assert brute.fewest_redeals(as_brute_state(state)) == 3
-    result = iterative_deepening(ruleset, start)
+    result = engine_of(ruleset).iterative_deepening(start)
     assert line_cost(ruleset, start, result.solution) == brute.fewest_redeals(as_brute_state(start))
 
 
@@ -378,13 +378,13 @@ def test_max_memory_bounds_the_redeal_bound_cache_and_the_answer_stands(engine):
     game = Amazons(ranks=ranks)
     cache = bound_cache(game, engine)
     start = game.start(parse_cards("8S AH 8D AC 9C 8H TH TS 7S 7H 9H AD 9S TC 7C 8C 7D TD 9D AS"))
-    result = checked(game, start, iterative_deepening(game, start, Limits(max_memory=100_000)))
+    result = checked(game, start, engine_of(game).iterative_deepening(start, limits=Limits(max_memory=100_000)))
     limit, held = cache()
     assert limit == 25_000
     assert (sys.getsizeof({}) if engine == "python" else 0) < held <= 25_000  # the dict's own table counted too
     assert result.limit is None and line_cost(game, start, result.solution) == 8
     assert result.stats.peak_table_bytes >= held
-    assert iterative_deepening(game, start, Limits(max_memory=1 << 30)).limit is None
+    assert engine_of(game).iterative_deepening(start, limits=Limits(max_memory=1 << 30)).limit is None
     limit, held = cache()
     if engine == "python":
         assert limit == RedealBound.MAX_BYTES and held > 200_000

@@ -18,7 +18,7 @@ from rulesets import families
 from rulesets.amazons import FAMILIES, Amazons, Play
 from rulesets.cards import CARDS, NAME, RANK, format_cards, parse_cards
 from rulesets.notation import MoveError, PositionError
-from solver.engine import depth_first
+from solver.engine import engine_of
 from solver.replay import checked, replay
 from solver.result import Limits, Verdict
 
@@ -118,7 +118,7 @@ def test_pictures_hold_the_cards_and_touched_names_their_places(played):
 def won_line(variant: str) -> tuple:
     game = variant_game(variant)
     start = game.start(FAMILY.seeded_deal(1))
-    result = depth_first(game, start)
+    result = engine_of(game).depth_first(start)
     assert result.verdict is Verdict.WON and result.solution is not None
     return result.solution
 
@@ -131,7 +131,7 @@ def test_the_position_after_part_of_a_won_line_is_won(variant, fraction):
     states = states_along(game, game.start(FAMILY.seeded_deal(1)), line)
     state = states[int(fraction * (len(states) - 1))]
     position = game.read_position(game.write_position(state))
-    assert depth_first(game, position).verdict is Verdict.WON
+    assert engine_of(game).depth_first(position).verdict is Verdict.WON
 
 
 def test_the_opening_position_and_its_notation():
@@ -153,7 +153,7 @@ def test_the_documented_examples_read_back_and_are_won():
         game = variant_game(variant)
         state = game.read_position(text)
         assert game.write_position(state) == text
-        assert depth_first(game, state).verdict is Verdict.WON
+        assert engine_of(game).depth_first(state).verdict is Verdict.WON
 
 
 def position(foundations="AC 7C / AD / - / -", depots="8C / - / 7D / -", stock=None, leave=()):
@@ -219,7 +219,7 @@ def test_bad_moves_are_move_errors():
 def test_solutions_replay(variant, seed):
     game = variant_game(variant)
     start = game.start(FAMILY.seeded_deal(seed))
-    result = depth_first(game, start, Limits(max_nodes=300_000))
+    result = engine_of(game).depth_first(start, limits=Limits(max_nodes=300_000))
     checked(game, start, result)
     outcome = replay(game, start, result.best_line)
     assert outcome.illegal_at is None

@@ -15,10 +15,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulesets.concealed import presets_with_stock
-from solver import engine as engines
 from solver.chance import Concealed, arranged, orders, unseen
 from solver.draws import CLAIRVOYANT, Draw, stream
-from solver.engine import NO_EXTENSIONS
+from solver.engine import NO_EXTENSIONS, engine_of
 from solver.players import CarefulPlayer, SamplingPlayer, play_out
 from solver.playouts import LADDER, play_orders
 from solver.result import Limits
@@ -62,12 +61,12 @@ def test_a_player_over_every_order_wins_no_more_than_the_chance(
     setup, position = small(kind, name, seed, hidden)
     rules: Any = setup.legal
     chance = exact(setup, position)
-    decide = engines.decider(setup.game)
+    decide = engine_of(setup.game).decider()
     won = total = 0
     for order in itertools.permutations(unseen(rules, position)):
         state = arranged(rules, position, order)
         made = SamplingPlayer(10, 1) if player == "sampling" else CarefulPlayer()
-        game = play_out(rules, setup.game, state, position.hidden, made)
+        game = play_out(engine_of(rules, setup.game), state, position.hidden, made)
         if game.won:
             assert decide(state, Limits())[0] is True, order
         won += game.won
@@ -87,12 +86,18 @@ def test_the_played_interval_and_the_clairvoyant_bracket_the_chance(
     chance = exact(setup, position)
     seed_of = stream(CLAIRVOYANT, 4)
     drawn = orders(unseen(rules, position), 200, seed_of, every=False)
-    played = play_orders(rules, setup.game, position, (None,), drawn, 200, 4, 2_000_000)
+    played = play_orders(
+        engine_of(rules, setup.game), position, targets=(None,), drawn=drawn, most=200, rng_seed=4, budget=2_000_000
+    )
     (tally,) = played.tallies
     assert tally.games == 200 and played.limit is None
     low, high = wilson(tally.won, tally.games)
     assert low <= chance + 1e-12
-    (clairvoyant,) = engines.hindsight(rules, setup.game, position, 200, seed_of, (None,), every=False).tallies
+    (clairvoyant,) = (
+        engine_of(rules, setup.game)
+        .clairvoyant(position, drawn=orders(unseen(rules, position), 200, seed_of, every=False), targets=(None,))
+        .tallies
+    )
     assert tally.won <= clairvoyant.won  # the same 200 drawn orders
     judged = judge(setup, position, Limits(), rng_seed=4)
     assert chance <= judged.worth.clairvoyant()[2] + 1e-12
@@ -103,10 +108,10 @@ def test_each_order_a_player_wins_is_one_the_clairvoyant_wins() -> None:
     that cannot be won with every card known."""
     setup, position = dealt_accordion("parlett", 8, 6)
     rules: Any = setup.legal
-    draw, decide = Draw(stream(CLAIRVOYANT, 9)), engines.decider(setup.game)
+    draw, decide = Draw(stream(CLAIRVOYANT, 9)), engine_of(setup.game).decider()
     for _ in range(60):
         state = arranged(rules, position, draw.shuffled(unseen(rules, position)))
-        if play_out(rules, setup.game, state, position.hidden, SamplingPlayer(5, 9)).won:
+        if play_out(engine_of(rules, setup.game), state, position.hidden, SamplingPlayer(5, 9)).won:
             assert decide(state, Limits())[0] is True
 
 

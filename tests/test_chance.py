@@ -17,7 +17,7 @@ from rulesets.cards import parse_card
 from rulesets.concealed import read_concealed, write_concealed
 from solver import engine as engines
 from solver.chance import Concealed, best_chance, conceal, hindsight, orders, unseen
-from solver.engine import depth_first
+from solver.engine import engine_of
 from solver.result import Limits, Verdict
 from solver.service.chances import judge
 from solver.service.setup import Setup
@@ -32,7 +32,7 @@ SMALL_DECK = [parse_card(f"{rank}{suit}") for suit in "CH" for rank in "A23456"]
 
 def decide(setup: Setup) -> Any:
     def decided(state: Any, limits: Limits) -> tuple[bool | None, int]:
-        result = depth_first(setup.game, state, limits)
+        result = engine_of(setup.game).depth_first(state, limits=limits)
         return (None if result.verdict is Verdict.UNKNOWN else result.verdict is Verdict.WON), result.stats.nodes
 
     return decided
@@ -40,7 +40,7 @@ def decide(setup: Setup) -> Any:
 
 def exact(setup: Setup, position: Concealed) -> float:
     """The exact chance on the engine the run uses (the compiled expectimax, or the Python one)."""
-    found = engines.best_chance(setup.legal, setup.game, position, UNLIMITED)
+    found = engine_of(setup.legal, setup.game).best_chance(position, limits=UNLIMITED)
     assert found.limit is None and found.chance is not None
     return found.chance
 
@@ -136,7 +136,7 @@ def test_self_working_accordion_has_no_choice_so_chance_equals_clairvoyant(seed:
 @pytest.mark.parametrize("seed", range(4))
 def test_one_face_down_card_is_todays_verdict(variant: str, seed: int) -> None:
     setup, position = dealt_accordion(variant, seed, 1)
-    verdict = depth_first(setup.game, position.state, UNLIMITED).verdict
+    verdict = engine_of(setup.game).depth_first(position.state, limits=UNLIMITED).verdict
     assert exact(setup, position) == (1.0 if verdict is Verdict.WON else 0.0)
 
 
@@ -188,7 +188,12 @@ def test_the_sampled_clairvoyant_of_a_parlett_opening_agrees_with_the_survey(eng
     samples = 600
 
     def tally() -> Any:
-        sampled = engines.hindsight(setup.legal, setup.game, position, samples, 5, (None,), Limits(max_nodes=1000))
+        sampled = engine_of(setup.legal, setup.game).clairvoyant(
+            position,
+            drawn=orders(unseen(setup.legal, position), samples, 5),
+            targets=(None,),
+            limits=Limits(max_nodes=1000),
+        )
         return sampled.tallies[0]
 
     counted = tally()
@@ -252,16 +257,30 @@ def test_both_engines_count_the_same_orders_alike(variant: str, text: str, monke
     from solver import engine as engines
 
     setup = Setup.of(variant)
-    if engines.compiled_chance() is None or engines.kernel_of(setup.game) is None:
+    if engine_of(setup.legal, setup.game).chance_name != engines.NATIVE:
         pytest.skip("the compiled core is not built or not used here")
     position = read_concealed(setup.family, setup.legal, setup.title(), text)
-    native = engines.hindsight(
-        setup.legal, setup.game, position, 40, 9, (None, *setup.legal.moves(position.state)), UNLIMITED
-    ).tallies
+    native = (
+        engine_of(setup.legal, setup.game)
+        .clairvoyant(
+            position,
+            drawn=orders(unseen(setup.legal, position), 40, 9),
+            targets=(None, *setup.legal.moves(position.state)),
+            limits=UNLIMITED,
+        )
+        .tallies
+    )
     monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
-    python = engines.hindsight(
-        setup.legal, setup.game, position, 40, 9, (None, *setup.legal.moves(position.state)), UNLIMITED
-    ).tallies
+    python = (
+        engine_of(setup.legal, setup.game)
+        .clairvoyant(
+            position,
+            drawn=orders(unseen(setup.legal, position), 40, 9),
+            targets=(None, *setup.legal.moves(position.state)),
+            limits=UNLIMITED,
+        )
+        .tallies
+    )
     assert native == python
     assert len(native) == 1 + len(setup.legal.moves(position.state))
     assert sum(native[0]) == 40
@@ -269,17 +288,30 @@ def test_both_engines_count_the_same_orders_alike(variant: str, text: str, monke
 
 @pytest.mark.one_engine
 def test_every_order_of_few_cards_is_counted_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
-    from solver import engine as engines
 
     setup = Setup.of("parlett")
     position = read_concealed(setup.family, setup.legal, setup.title(), PARLETT_FIVE)
-    native = engines.hindsight(
-        setup.legal, setup.game, position, 1000, 1, (None, *setup.legal.moves(position.state)), UNLIMITED
-    ).tallies
+    native = (
+        engine_of(setup.legal, setup.game)
+        .clairvoyant(
+            position,
+            drawn=orders(unseen(setup.legal, position), 1000, 1),
+            targets=(None, *setup.legal.moves(position.state)),
+            limits=UNLIMITED,
+        )
+        .tallies
+    )
     monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
-    python = engines.hindsight(
-        setup.legal, setup.game, position, 1000, 1, (None, *setup.legal.moves(position.state)), UNLIMITED
-    ).tallies
+    python = (
+        engine_of(setup.legal, setup.game)
+        .clairvoyant(
+            position,
+            drawn=orders(unseen(setup.legal, position), 1000, 1),
+            targets=(None, *setup.legal.moves(position.state)),
+            limits=UNLIMITED,
+        )
+        .tallies
+    )
     assert native == python and sum(native[0]) == 120
 
 
@@ -302,15 +334,15 @@ def test_both_engines_find_the_same_chances(variant: str, text: str | int, monke
     every move's (sums taken in another order may differ in the last bits). A number stands for
     deal 3 played at random until that many cards are left in the stock, all face down."""
     setup = Setup.of(variant)
-    if engines.compiled_chance() is None or engines.kernel_of(setup.game) is None:
+    if engine_of(setup.legal, setup.game).chance_name != engines.NATIVE:
         pytest.skip("the compiled core is not built or not used here")
     if isinstance(text, int):
         position = played_until(setup, 3, text)
     else:
         position = read_concealed(setup.family, setup.legal, setup.title(), text)
-    native = engines.best_chance(setup.legal, setup.game, position, UNLIMITED, with_moves=True)
+    native = engine_of(setup.legal, setup.game).best_chance(position, limits=UNLIMITED, with_moves=True)
     monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
-    python = engines.best_chance(setup.legal, setup.game, position, UNLIMITED, with_moves=True)
+    python = engine_of(setup.legal, setup.game).best_chance(position, limits=UNLIMITED, with_moves=True)
     assert native.limit is python.limit is None
     assert native.chance == pytest.approx(python.chance, abs=1e-12)
     assert [move for move, _ in native.moves] == [move for move, _ in python.moves]
@@ -326,7 +358,7 @@ def test_the_compiled_expectimax_stops_at_each_limit_with_no_chance() -> None:
         (Limits(max_seconds=0.05), "max_seconds"),
         (Limits(max_memory=64 * 1024), "max_memory"),
     ):
-        found = engines.best_chance(setup.legal, setup.game, position, limits)
+        found = engine_of(setup.legal, setup.game).best_chance(position, limits=limits)
         assert found.chance is None and found.limit == name, (limits, found)
 
 
@@ -337,7 +369,7 @@ def test_a_deal_of_five_from_many_face_down_cards_stops_at_its_limit() -> None:
     start = setup.legal.start(setup.deal(seed=26))
     position = conceal(setup.legal, start, len(start.stock))
     for limits, name in ((Limits(max_seconds=0.5), "max_seconds"), (Limits(max_nodes=5000), "max_nodes")):
-        found = engines.best_chance(setup.legal, setup.game, position, limits, with_moves=True)
+        found = engine_of(setup.legal, setup.game).best_chance(position, limits=limits, with_moves=True)
         assert found.chance is None and found.limit == name
 
 
@@ -361,7 +393,9 @@ def test_the_exact_search_expands_exactly_the_node_limit(variant: str, text: str
     position = read_concealed(setup.family, setup.legal, setup.title(), text)
     for most in (1, 2, 3, 10, 100):
         for with_moves in (False, True):
-            found = engines.best_chance(setup.legal, setup.game, position, Limits(max_nodes=most), with_moves)
+            found = engine_of(setup.legal, setup.game).best_chance(
+                position, limits=Limits(max_nodes=most), with_moves=with_moves
+            )
             assert (found.chance, found.limit, found.stats.nodes) == (None, "max_nodes", most), (most, with_moves)
 
 
@@ -369,7 +403,7 @@ def test_a_node_limit_the_exact_search_just_fits_gives_its_chance() -> None:
     """PARLETT_TWO's exact chance takes 331 states: a limit of 331 finds it, 330 stops short."""
     setup = Setup.of("parlett")
     position = read_concealed(setup.family, setup.legal, setup.title(), PARLETT_TWO)
-    found = engines.best_chance(setup.legal, setup.game, position, Limits(max_nodes=331))
+    found = engine_of(setup.legal, setup.game).best_chance(position, limits=Limits(max_nodes=331))
     assert (found.chance, found.limit, found.stats.nodes) == (1.0, None, 331)
-    cut = engines.best_chance(setup.legal, setup.game, position, Limits(max_nodes=330))
+    cut = engine_of(setup.legal, setup.game).best_chance(position, limits=Limits(max_nodes=330))
     assert (cut.chance, cut.limit, cut.stats.nodes) == (None, "max_nodes", 330)

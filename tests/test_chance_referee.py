@@ -18,8 +18,8 @@ from rulesets.baroness import Baroness
 from rulesets.cards import CARDS, RANK
 from rulesets.moves import DEAL
 from rulesets.thirteens import Thirteens
-from solver import engine as engines
 from solver.chance import IDENTITY, Concealed, class_outcomes, conceal, outcomes
+from solver.engine import engine_of
 from solver.result import Limits
 from solver.service.setup import Setup
 from tests.brute.chance import chance as brute_chance
@@ -37,12 +37,12 @@ def held_to_the_referee(setup: Setup, position: Concealed) -> float:
 
 def rules_held_to_the_referee(legal: Any, searched: Any, position: Concealed) -> float:
     """:func:`held_to_the_referee` for rules not among the presets (a small deck's)."""
-    found = engines.best_chance(legal, searched, position, UNLIMITED, with_moves=True)
+    found = engine_of(legal, searched).best_chance(position, limits=UNLIMITED, with_moves=True)
     moves = tuple(move for move, _ in found.moves)
-    chance, each = referee(legal, position, engines.decider(searched), moves)
+    chance, each = referee(legal, position, engine_of(searched).decider(), moves)
     assert found.limit is None and found.chance == pytest.approx(chance, abs=1e-12)
     assert [worth for _, worth in found.moves] == pytest.approx(list(each), abs=1e-12)
-    alone = engines.best_chance(legal, searched, position, UNLIMITED)
+    alone = engine_of(legal, searched).best_chance(position, limits=UNLIMITED)
     assert alone.chance == pytest.approx(chance, abs=1e-12)
     return chance
 
@@ -156,8 +156,8 @@ def test_a_position_with_its_suits_renamed_has_the_same_chances(game: str, seed:
         legal, searched = setup.legal, setup.game
     renamed = conceal(legal, suits_renamed(position.state, suits), position.hidden)
     assert sorted(unseen_ranks(legal, renamed)) == sorted(unseen_ranks(legal, position))
-    found = engines.best_chance(legal, searched, position, UNLIMITED, with_moves=True)
-    again = engines.best_chance(legal, searched, renamed, UNLIMITED, with_moves=True)
+    found = engine_of(legal, searched).best_chance(position, limits=UNLIMITED, with_moves=True)
+    again = engine_of(legal, searched).best_chance(renamed, limits=UNLIMITED, with_moves=True)
     assert again.chance == pytest.approx(found.chance, abs=1e-12)
     assert [worth for _, worth in again.moves] == pytest.approx([worth for _, worth in found.moves], abs=1e-12)
 

@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from solver.chance import Concealed, arranged, conceal, information_key, orders, turned_up, unseen
+from solver.compiled_engine import compiled_chance, kernel_of
 from solver.draws import CLAIRVOYANT, FACE_DOWN_ORDER, RANDOM_PLAYER, SAMPLING_PLAYER, Draw, stream
-from solver.engine import compiled_chance, kernel_of
 from solver.service.playing import make_player, placed, play
 from solver.service.setup import Setup
 

@@ -11,7 +11,7 @@ from helpers import GraphGame, chain, graphs, reachable_states, reference_deal
 from hypothesis import given
 from hypothesis import strategies as st
 
-from solver.engine import depth_first, iterative_deepening
+from solver.engine import engine_of
 from solver.errors import UserError
 from solver.replay import IllegalLine, checked, replay
 from solver.result import LimitError, Limits, SearchResult, Stats, Verdict
@@ -37,7 +37,7 @@ def cheapest_win(game, start=0):
 
 @given(graphs())
 def test_depth_first_finds_a_win_exactly_when_one_is_reachable(game):
-    result = checked(game, 0, depth_first(game, 0))
+    result = checked(game, 0, engine_of(game).depth_first(0))
     states = reachable_states(game, 0)
     assert result.best_score == min(game.scores[s] for s in states)
     assert (result.verdict is Verdict.WON) == any(game.is_won(s) for s in states)
@@ -47,7 +47,7 @@ def test_depth_first_finds_a_win_exactly_when_one_is_reachable(game):
 
 @given(graphs())
 def test_iterative_deepening_finds_the_cheapest_win(game):
-    result = checked(game, 0, iterative_deepening(game, 0))
+    result = checked(game, 0, engine_of(game).iterative_deepening(0))
     cheapest = cheapest_win(game)
     if cheapest is None:
         assert result.verdict is Verdict.LOST
@@ -88,7 +88,7 @@ def test_iterative_deepening_asks_no_cost_bound_that_could_not_cut(game, most):
     asked = CappedCostGraphGame(game.edges, game.scores, most, declared=1 << 30)
     untimed = [
         result._replace(stats=result.stats._replace(seconds=0.0))
-        for result in (iterative_deepening(capped, 0), iterative_deepening(asked, 0))
+        for result in (engine_of(capped).iterative_deepening(0), engine_of(asked).iterative_deepening(0))
     ]
     assert untimed[0] == untimed[1]
 
@@ -96,7 +96,7 @@ def test_iterative_deepening_asks_no_cost_bound_that_could_not_cut(game, most):
 @given(graphs())
 def test_iterative_deepening_skips_what_cannot_win_and_still_finds_the_cheapest(game):
     bounded = BoundedGraphGame(game.edges, game.scores)
-    result = checked(bounded, 0, iterative_deepening(bounded, 0))
+    result = checked(bounded, 0, engine_of(bounded).iterative_deepening(0))
     cheapest = cheapest_win(game)
     assert (result.verdict is Verdict.WON) == (cheapest is not None)
     if cheapest is not None:
@@ -113,8 +113,8 @@ def test_a_limit_after_the_win_is_known_keeps_the_win_and_names_the_limit():
     scores = {i: 1 for i in range(3001)}
     scores[1] = scores[3000] = 0
     game = GraphGame(edges, scores)
-    assert line_cost(game, 0, iterative_deepening(game, 0).solution) == 0
-    result = checked(game, 0, iterative_deepening(game, 0, Limits(max_nodes=1000)))
+    assert line_cost(game, 0, engine_of(game).iterative_deepening(0).solution) == 0
+    result = checked(game, 0, engine_of(game).iterative_deepening(0, limits=Limits(max_nodes=1000)))
     assert result.verdict is Verdict.WON and result.limit == "max_nodes"
     assert line_cost(game, 0, result.solution) == 5 and result.least_cost_floor == 0
 
@@ -149,15 +149,17 @@ def test_iterative_deepening_holds_one_table_at_a_time(monkeypatch):
 
 @given(graphs(), st.integers(1, 12))
 def test_a_cut_cheapest_win_search_keeps_a_true_floor(game, max_nodes):
-    result = checked(game, 0, iterative_deepening(game, 0, Limits(max_nodes=max_nodes)))
+    result = checked(game, 0, engine_of(game).iterative_deepening(0, limits=Limits(max_nodes=max_nodes)))
     if result.verdict is Verdict.WON and result.limit is not None:
         assert result.least_cost_floor <= cheapest_win(game) <= line_cost(game, 0, result.solution)
 
 
 @given(graphs(), st.sampled_from([1, 2, 3, 5, None]), st.sampled_from([None, 1200, 2400]))
 def test_restarts_and_evictions_never_change_the_answer(game, restart_nodes, max_memory):
-    unbounded = depth_first(game, 0, restart_nodes=None)
-    result = checked(game, 0, depth_first(game, 0, Limits(max_memory=max_memory), restart_nodes=restart_nodes))
+    unbounded = engine_of(game).depth_first(0, restart_nodes=None)
+    result = checked(
+        game, 0, engine_of(game).depth_first(0, limits=Limits(max_memory=max_memory), restart_nodes=restart_nodes)
+    )
     assert (result.verdict, result.best_score) == (unbounded.verdict, unbounded.best_score)
 
 
@@ -165,50 +167,51 @@ def test_restarts_happen_and_keep_the_searched_states():
     game = GraphGame(
         {i: [(j, 1) for j in range(i + 1, min(i + 4, 400))] for i in range(400)}, {i: 5 for i in range(400)}
     )
-    result = depth_first(game, 0, restart_nodes=2)
+    result = engine_of(game).depth_first(0, restart_nodes=2)
     assert result.verdict is Verdict.LOST and result.stats.iterations > 10
     assert result.stats.nodes < 2 * 400 + 10 * result.stats.iterations
 
 
 @given(graphs(), st.integers(1, 3))
 def test_a_tiny_memory_bound_evicts_but_never_changes_the_answer(game, kilobytes):
-    unbounded = depth_first(game, 0)
-    bounded = checked(game, 0, depth_first(game, 0, Limits(max_memory=kilobytes * 1024)))
+    unbounded = engine_of(game).depth_first(0)
+    bounded = checked(game, 0, engine_of(game).depth_first(0, limits=Limits(max_memory=kilobytes * 1024)))
     assert (bounded.verdict, bounded.best_score) == (unbounded.verdict, unbounded.best_score)
 
 
 def test_cycles_terminate_and_prove_the_loss():
     game = chain(5000, cyclic=True)
-    result = depth_first(game, 0)
+    result = engine_of(game).depth_first(0)
     assert result.verdict is Verdict.LOST
     assert result.best_score == 1 and len(result.best_line) == 4999
-    assert iterative_deepening(chain(200, cyclic=True), 0).verdict is Verdict.LOST
+    assert engine_of(chain(200, cyclic=True)).iterative_deepening(0).verdict is Verdict.LOST
 
 
 def test_memory_bound_is_honoured_and_keeps_the_path():
     fan = GraphGame({0: [(i, 1) for i in range(1, 20001)]}, {i: 5 for i in range(20001)})
-    result = depth_first(fan, 0, Limits(max_memory=64 * 1024))
+    result = engine_of(fan).depth_first(0, limits=Limits(max_memory=64 * 1024))
     assert result.verdict is Verdict.LOST and result.stats.evictions > 0
     assert result.stats.peak_table_bytes <= 64 * 1024 * 1.5
-    deep = depth_first(chain(3000, cyclic=True), 0, Limits(max_memory=16 * 1024))
+    deep = engine_of(chain(3000, cyclic=True)).depth_first(0, limits=Limits(max_memory=16 * 1024))
     assert deep.verdict is Verdict.LOST and deep.best_score == 1 and deep.stats.evictions > 0
 
 
-@pytest.mark.parametrize("search, depth", [(depth_first, 600), (iterative_deepening, 30)])
+@pytest.mark.parametrize("search, depth", [("depth_first", 600), ("iterative_deepening", 30)])
 def test_node_limit_answers_unknown_never_lost_and_keeps_the_best_found(search, depth):
     game = chain(50000)
-    result = checked(game, 0, search(game, 0, Limits(max_nodes=700)))
+    result = checked(game, 0, getattr(engine_of(game), search)(0, limits=Limits(max_nodes=700)))
     assert result.verdict is Verdict.UNKNOWN and result.limit == "max_nodes"
     assert result.stats.nodes == 700
     assert result.best_score < 50000 - depth and len(result.best_line) == 50000 - result.best_score
 
 
-@pytest.mark.parametrize("search", [depth_first, iterative_deepening])
+@pytest.mark.parametrize("search", ["depth_first", "iterative_deepening"])
 def test_the_node_limit_is_the_number_of_states_expanded(search):
     game = chain(10)
-    assert search(game, 0, Limits(max_nodes=10)).verdict is Verdict.LOST
+    run = getattr(engine_of(game), search)
+    assert run(0, limits=Limits(max_nodes=10)).verdict is Verdict.LOST
     for limit in (1, 9):
-        result = search(game, 0, Limits(max_nodes=limit))
+        result = run(0, limits=Limits(max_nodes=limit))
         assert (result.verdict, result.stats.nodes) == (Verdict.UNKNOWN, limit)
 
 
@@ -249,7 +252,7 @@ class Endless(GraphGame):
 
 def test_time_limit_answers_unknown():
     game = Endless({}, {})
-    result = depth_first(game, 0, Limits(max_seconds=0.05))
+    result = engine_of(game).depth_first(0, limits=Limits(max_seconds=0.05))
     assert result.verdict is Verdict.UNKNOWN and result.limit == "max_seconds"
     # and on a game both engines search: the reference file's slowest random deal (169,000 states)
     from rulesets.accordion import OpenAccordion
@@ -257,18 +260,18 @@ def test_time_limit_answers_unknown():
 
     accordion = OpenAccordion()
     start = accordion.start(parse_cards(reference_deal("rand-0599")))
-    result = depth_first(accordion, start, Limits(max_seconds=0.002))
+    result = engine_of(accordion).depth_first(start, limits=Limits(max_seconds=0.002))
     assert result.verdict is Verdict.UNKNOWN and result.limit == "max_seconds" and result.stats.seconds >= 0.002
 
 
 def test_win_at_the_start_and_deep_wins():
-    assert depth_first(chain(3, won_at=0), 0).verdict is Verdict.WON
-    result = depth_first(chain(3000, won_at=2999), 0)
+    assert engine_of(chain(3, won_at=0)).depth_first(0).verdict is Verdict.WON
+    result = engine_of(chain(3000, won_at=2999)).depth_first(0)
     assert result.verdict is Verdict.WON and len(result.solution) == 2999
 
 
 def test_stats_are_filled():
-    result = depth_first(chain(100), 0)
+    result = engine_of(chain(100)).depth_first(0)
     assert result.stats.nodes == 100 and result.stats.table_entries == 100
     assert result.stats.peak_table_bytes > 0 and result.stats.seconds >= 0
 
@@ -286,10 +289,10 @@ def test_a_search_reports_its_own_cpu_seconds_not_the_processs():
         pass
     baroness, amazons = Baroness(), Amazons()
     searches = (
-        lambda: depth_first(baroness, baroness.start(families()["baroness"].seeded_deal(2))),
+        lambda: engine_of(baroness).depth_first(baroness.start(families()["baroness"].seeded_deal(2))),
         # its fewest redeals: IDA*, the other search that reports its seconds
-        lambda: iterative_deepening(
-            amazons, amazons.start(families()["amazons"].seeded_deal(1)), Limits(max_nodes=5000)
+        lambda: engine_of(amazons).iterative_deepening(
+            amazons.start(families()["amazons"].seeded_deal(1)), limits=Limits(max_nodes=5000)
         ),
     )
     for search in searches:
@@ -399,14 +402,14 @@ def test_the_table_never_passes_the_memory_bound(bound):
     for variant, seed in (("parlett", 7), ("accordion", 10), ("parlett", 17)):
         setup = Setup.of("accordion", variant)
         start = setup.game.start(setup.deal(seed=seed))
-        result = depth_first(setup.game, start, Limits(max_nodes=60_000, max_memory=bound))
+        result = engine_of(setup.game).depth_first(start, limits=Limits(max_nodes=60_000, max_memory=bound))
         assert result.stats.peak_table_bytes <= bound, (variant, seed, result.stats)
         # deals 10 and 17 search over 20,000 states, more than 64K of table holds on either engine
         assert result.stats.evictions > 0 or bound > 64 * 1024 or seed == 7, (variant, seed, result.stats)
     if bound <= 100 * 1024:  # the redeal cache and IDA*'s tables fill a small bound within few nodes
         setup = Setup.of("amazons")
         start = setup.game.start(setup.deal(seed=2))
-        result = iterative_deepening(setup.game, start, Limits(max_nodes=6_000, max_memory=bound))
+        result = engine_of(setup.game).iterative_deepening(start, limits=Limits(max_nodes=6_000, max_memory=bound))
         assert result.stats.evictions > 0 and result.stats.peak_table_bytes <= bound, result.stats
 
 
@@ -419,14 +422,14 @@ def test_a_node_limit_expands_exactly_that_many_states_even_where_a_restart_begi
 
     game = OpenAccordion()
     start = game.start(seeded_deal(151))
-    result = depth_first(game, start, Limits(max_nodes=limit))
+    result = engine_of(game).depth_first(start, limits=Limits(max_nodes=limit))
     assert result.verdict is Verdict.UNKNOWN and result.limit == "max_nodes" and result.stats.nodes == limit
 
 
 def test_a_line_is_decoded_code_by_code_without_a_replay():
     """solver.engine turns a compiled line back through the game's decode, code by code, never
     playing it (the referee replays it once, after)."""
-    from solver import engine
+    from solver import compiled_engine
 
     class ByCode:
         def decode(self, code):
@@ -435,4 +438,4 @@ def test_a_line_is_decoded_code_by_code_without_a_replay():
         def apply(self, state, move):
             raise AssertionError("a line is decoded without playing it")
 
-    assert engine.decoded(ByCode(), [7, 8]) == (("move", 7), ("move", 8))
+    assert compiled_engine.decoded(ByCode(), [7, 8]) == (("move", 7), ("move", 8))

@@ -117,7 +117,7 @@ def test_without_restarts_both_engines_search_for_the_least_cost_alike(case, mon
     for seed in random.Random(combination_id(case)).sample(range(1, 100_000), 2):
         start = game.start(family.seeded_deal(seed))
         for limits in (Limits(max_nodes=3000), Limits(max_nodes=600)):
-            compiled = engines.iterative_deepening(game, start, limits)
+            compiled = engines.engine_of(game).iterative_deepening(start, limits=limits)
             python = search.iterative_deepening(game, start, limits)
             assert compiled.engine == "native"
             assert (

@@ -7,7 +7,7 @@ from helpers import load_benchmark
 
 from solver import players
 from solver.chance import orders, unseen
-from solver.engine import best_chance
+from solver.engine import engine_of
 from solver.result import Limits
 from solver.service.playing import make_player
 from solver.service.setup import Setup
@@ -25,7 +25,7 @@ def test_the_sampling_player_wins_the_best_chance_where_it_plays_by_it() -> None
     assert position.hidden == 4 <= players.EXACT_HIDDEN
     drawn = orders(unseen(setup.legal, position), 24, 1)
     assert drawn.exact and drawn.total() == 24
-    chance = best_chance(setup.legal, setup.game, position, Limits()).chance
+    chance = engine_of(setup.legal, setup.game).best_chance(position, limits=Limits()).chance
     assert chance is not None and 0 < chance < 1
     sampling = STUDY.played_rate(setup, position, drawn, lambda: make_player("sampling", 10, 1))
     random = STUDY.played_rate(setup, position, drawn, lambda: make_player("random", None, 1))

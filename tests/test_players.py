@@ -25,7 +25,8 @@ from rulesets.cards import NAME
 from rulesets.concealed import is_concealable
 from rulesets.dealt import read_move
 from solver.chance import conceal, turned_up
-from solver.engine import NO_EXTENSIONS, compiled_chance
+from solver.compiled_engine import compiled_chance
+from solver.engine import NO_EXTENSIONS, engine_of
 from solver.players import PLAYERS, SEARCHING, Player, View, play_out
 from solver.result import Limits, Verdict
 from solver.service.playing import PlayedGame, dealt, make_player, placed, play
@@ -130,12 +131,12 @@ def turns(setup: Setup, start: Any, name: str, shared: int) -> list[tuple[View, 
     hidden = len(rules.stock(start))
     recorder = Recorder(player(name), hidden, shared)
     try:
-        ended = play_out(rules, setup.game, start, hidden, recorder)
+        ended = play_out(engine_of(rules, setup.game), start, hidden, recorder)
     except Enough:
         return recorder.turns
     # A move that turns up cards the other deal does not share may leave no move in one deal and
     # some in the other (thirteens' deal 5, its stock shared up to 8 cards): its end is its last view.
-    return [*recorder.turns, (View(rules, setup.game, ended.seen[-1], ()), None)]
+    return [*recorder.turns, (View(engine_of(rules, setup.game), ended.seen[-1], ()), None)]
 
 
 def assert_alike_until_turned_up(name: str, preset: str, seed: int, shared: int, rest: Any) -> None:
@@ -193,18 +194,18 @@ def test_a_view_holds_no_order_of_the_face_down_cards(preset: str, seed: int, or
     it (its face-down cards in the order of their codes), so the true state with its face-down
     cards in any other order gives the same view; the rulesets beside it are the preset's, shared
     by every deal, and its moves are the position's."""
-    assert View._fields == ("rules", "searched", "position", "moves")  # a new field: show it here
+    assert View._fields == ("engine", "position", "moves")  # a new field: show it here
     setup = Setup.of(preset)
     rules: Any = setup.legal
     start = rules.start(setup.deal(seed=seed))
     hidden = len(rules.stock(start))
     recorder = Recorder(player("random"), hidden, hidden)
-    played = play_out(rules, setup.game, start, hidden, recorder)
+    played = play_out(engine_of(rules, setup.game), start, hidden, recorder)
     chooser = Random(order)
     assert [move for _, move in recorder.turns] == [move for _, move in played.moves]
     for (view, _), (state, _) in zip(recorder.turns, played.moves, strict=True):
         position = view.position
-        assert view.rules is rules and view.searched is setup.game
+        assert view.rules is rules and view.engine.searched is setup.game
         assert set(view.moves) <= set(rules.moves(position.state))
         assert position == conceal(rules, state, position.hidden)
         stock = list(rules.stock(state))
@@ -377,7 +378,7 @@ def test_both_engines_play_the_same_searched_game(
     opening = dealt(setup, setup.deal(seed=seed), seed)
     native = play(setup, opening, player(name)).record()
     monkeypatch.setenv(NO_EXTENSIONS, "1")
-    python = play(setup, opening, player(name)).record()
+    python = play(Setup.of(preset), opening, player(name)).record()  # the engine is chosen when a setup is made
     assert (native["engine"], python["engine"]) == ("native", "python")
     assert same_game(native) == same_game(python)
 

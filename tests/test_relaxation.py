@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from solver import engine as engines
 from solver.chance import Concealed, orders, unseen
+from solver.engine import engine_of
 from solver.relaxation import relaxed
 from solver.result import Limits
 from tests.brute.chance import chance as brute_chance
@@ -27,13 +28,19 @@ EVERY = 10**6
 
 def bound(legal: Any, searched: Any, position: Concealed, reach: int, samples: int = EVERY) -> float:
     """The bound on the engine in use, every order walked."""
-    found = engines.relaxed(legal, searched, position, samples, 1, reach, UNLIMITED)
+    found = engine_of(legal, searched).relaxed(
+        position, drawn=orders(unseen(legal, position), samples, 1), reach=reach, limits=UNLIMITED
+    )
     assert found.limit is None and found.value is not None
     return found.value
 
 
 def clairvoyant(legal: Any, searched: Any, position: Concealed) -> float:
-    (tally,) = engines.hindsight(legal, searched, position, EVERY, 1, (None,), UNLIMITED).tallies
+    (tally,) = (
+        engine_of(legal, searched)
+        .clairvoyant(position, drawn=orders(unseen(legal, position), EVERY, 1), targets=(None,), limits=UNLIMITED)
+        .tallies
+    )
     return tally.won / sum(tally)
 
 
@@ -48,7 +55,7 @@ def test_the_bound_lies_between_the_chance_and_the_clairvoyant_share(
 ) -> None:
     setup, position = dealt_accordion(variant, seed, hidden)
     legal, searched = setup.legal, setup.game
-    chance = engines.best_chance(legal, searched, position, UNLIMITED).chance
+    chance = engine_of(legal, searched).best_chance(position, limits=UNLIMITED).chance
     assert chance is not None
     assert chance == pytest.approx(float(brute_chance(legal, brute_states(legal, position.state, hidden))), abs=1e-12)
     seen_all = clairvoyant(legal, searched, position)
@@ -63,14 +70,14 @@ def test_the_bound_can_lie_strictly_between() -> None:
     (the walk is one of many tried by the test above: this one shows it is not always an end)."""
     setup, position = dealt_accordion("parlett", 2, 6)
     legal, searched = setup.legal, setup.game
-    chance = engines.best_chance(legal, searched, position, UNLIMITED).chance
+    chance = engine_of(legal, searched).best_chance(position, limits=UNLIMITED).chance
     assert chance is not None
     assert chance + 0.01 < bound(legal, searched, position, 2) < clairvoyant(legal, searched, position) - 0.01
 
 
 def full_and_stopped(legal: Any, searched: Any, position: Concealed, reach: int) -> tuple[float | None, float | None]:
     drawn = orders(unseen(legal, position), EVERY, 1)
-    decide = engines.decider(searched)
+    decide = engine_of(searched).decider()
     full = relaxed(legal, position, drawn, decide, reach, UNLIMITED, stop_at_reach=False)
     stopped = relaxed(legal, position, drawn, decide, reach, UNLIMITED)
     return full.value, stopped.value
@@ -115,9 +122,13 @@ def test_both_engines_find_the_same_bound(preset: str, text: str, reach: int, mo
 
     setup = Setup.of(preset)
     position = read_concealed(setup.family, setup.legal, setup.title(), text)
-    compiled = engines.relaxed(setup.legal, setup.game, position, 60, 7, reach, UNLIMITED)
+    compiled = engine_of(setup.legal, setup.game).relaxed(
+        position, drawn=orders(unseen(setup.legal, position), 60, 7), reach=reach, limits=UNLIMITED
+    )
     monkeypatch.setenv(engines.NO_EXTENSIONS, "1")
-    python = engines.relaxed(setup.legal, setup.game, position, 60, 7, reach, UNLIMITED)
+    python = engine_of(setup.legal, setup.game).relaxed(
+        position, drawn=orders(unseen(setup.legal, position), 60, 7), reach=reach, limits=UNLIMITED
+    )
     assert compiled.orders == python.orders == 60 and compiled.limit is python.limit is None
     assert compiled.value == pytest.approx(python.value, abs=1e-12)
     assert compiled.nodes == python.nodes
@@ -125,7 +136,9 @@ def test_both_engines_find_the_same_bound(preset: str, text: str, reach: int, mo
 
 def test_a_limit_gives_no_bound_never_a_guess(engine: str) -> None:
     setup, position = dealt_accordion("parlett", 2, 6)
-    found = engines.relaxed(setup.legal, setup.game, position, EVERY, 1, 2, Limits(max_nodes=3))
+    found = engine_of(setup.legal, setup.game).relaxed(
+        position, drawn=orders(unseen(setup.legal, position), EVERY, 1), reach=2, limits=Limits(max_nodes=3)
+    )
     assert found.value is None and found.orders == 0 and found.limit == "max_nodes"
 
 

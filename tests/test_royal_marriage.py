@@ -42,7 +42,7 @@ from rulesets.royal_marriage import (
     best_move,
 )
 from solver import engine as engines
-from solver.engine import depth_first
+from solver.engine import engine_of
 from solver.protocol import NO_SCORE
 from solver.replay import replay
 from solver.result import Limits, Verdict
@@ -150,7 +150,7 @@ def test_engine_agrees_with_brute_force(combo: Combo, guided: bool, data: st.Dat
     """Verdict and minimal score equal the brute force's, with and without the guided reduction."""
     game = build(combo, guided)
     row = data.draw(combo.rows)
-    result = depth_first(game, game.start(row))
+    result = engine_of(game).depth_first(game.start(row))
     expected = fewest_left(text(row), combo.may_go, combo.first_row, combo.compulsory)
     assert result.best_score == expected, format_cards(row)
     assert result.verdict is (Verdict.WON if expected == 2 else Verdict.LOST)
@@ -204,7 +204,7 @@ def test_full_size_small_rows_agree_with_brute_force(combo: Combo) -> None:
     for _ in range(25):
         pool = rng.choice([list(CARDS), SMALL_POOL + [c for c in CARDS if c.suit == "D" and c.rank <= 6]])
         row = random_row(combo, rng, 12, pool)
-        result = depth_first(game, game.start(row))
+        result = engine_of(game).depth_first(game.start(row))
         expected = fewest_left(text(row), combo.may_go, combo.first_row, combo.compulsory)
         assert result.best_score == expected, format_cards(row)
 
@@ -219,8 +219,8 @@ def test_guided_agrees_with_plain_search_on_longer_rows(combo: Combo) -> None:
         size = rng.randint(14, 26)
         pool = list(CARDS) if rng.random() >= 0.5 else [c for c in CARDS if c.suit in "HS" or c.rank < 5]
         row = random_row(combo, rng, size, pool)
-        a = depth_first(guided, guided.start(row))
-        b = depth_first(plain, plain.start(row), Limits(max_nodes=2_000_000))
+        a = engine_of(guided).depth_first(guided.start(row))
+        b = engine_of(plain).depth_first(plain.start(row), limits=Limits(max_nodes=2_000_000))
         assert b.verdict is not Verdict.UNKNOWN
         assert (a.verdict, a.best_score) == (b.verdict, b.best_score), format_cards(row)
 
@@ -232,7 +232,7 @@ def test_seeded_solutions_replay_and_round_trip(combo: Combo, seed: int) -> None
     """Every line found replays to its score; each move's text reads back as the same move."""
     game = build(combo)
     start = game.start(combo.family.seeded_deal(seed))
-    result = depth_first(game, start, Limits(max_nodes=200_000))
+    result = engine_of(game).depth_first(start, limits=Limits(max_nodes=200_000))
     assert result.verdict is not Verdict.UNKNOWN
     outcome = replay(game, start, result.best_line)
     assert outcome.illegal_at is None
@@ -247,7 +247,7 @@ def test_guided_search_walks_straight_to_the_answer() -> None:
     for combo in OPEN_COMBOS:
         game = build(combo)
         for seed in range(1, 30):
-            result = depth_first(game, game.start(combo.family.seeded_deal(seed)))
+            result = engine_of(game).depth_first(game.start(combo.family.seeded_deal(seed)))
             assert result.verdict is not Verdict.UNKNOWN
             assert result.stats.nodes <= len(result.best_line) + 1
 
@@ -324,7 +324,7 @@ def won_lines(combo: Combo, wanted: int = 2) -> list[tuple[Any, Sequence[Any]]]:
     found: list[tuple[Any, Sequence[Any]]] = []
     for seed in range(1, 2000):
         start = game.start(combo.family.seeded_deal(seed))
-        result = depth_first(game, start, Limits(max_nodes=200_000))
+        result = engine_of(game).depth_first(start, limits=Limits(max_nodes=200_000))
         if result.verdict is Verdict.WON:
             found.append((start, result.best_line))
             if len(found) == wanted:
@@ -338,7 +338,9 @@ def test_positions_along_a_won_line_are_won(combo: Combo) -> None:
     game = build(combo)
     for start, line in won_lines(combo):
         for state in states_along(game, start, line):
-            result = depth_first(game, game.read_position(game.write_position(state)), Limits(max_nodes=200_000))
+            result = engine_of(game).depth_first(
+                game.read_position(game.write_position(state)), limits=Limits(max_nodes=200_000)
+            )
             assert result.verdict is Verdict.WON, game.write_position(state)
 
 
@@ -489,5 +491,5 @@ def test_a_removal_rule_the_kernel_does_not_know_is_searched_in_python() -> None
 
     game = OpenMarriageRow(Narrow(), AnyEnds())
     assert game.kernel() is None
-    result = depth_first(game, game.start(parse_cards("7H 2C 3C 5H 7S")))
+    result = engine_of(game).depth_first(game.start(parse_cards("7H 2C 3C 5H 7S")))
     assert result.engine == "python" and result.best_score == 3

@@ -29,7 +29,6 @@ from helpers import (
 )
 
 from rulesets.cards import format_cards
-from solver.engine import engine_for
 from solver.result import Limits
 from solver.service.errors import SurveyError
 from solver.service.seeds import MAX_SURVEY_SEED, parse_seeds
@@ -310,7 +309,7 @@ def test_report_of_a_real_survey_and_its_exports(reference, tmp_path):
         "seed,result,score,score_proven,limit_hit,nodes,seconds,peak_table_bytes,engine"
     )  # what varies: the settings every row shares are the summary's, a seed's deal the seed's
     assert len(to_stdout.stdout.splitlines()) == 151
-    engine = engine_for(Setup.of(SURVEY_GAME, SURVEY_VARIANT).game)
+    engine = Setup.of(SURVEY_GAME, SURVEY_VARIANT).engine.name
     assert {r["engine"] for r in exported} == {engine} and document["engines"] == {engine: 150} | {
         other: 0 for other in ("native", "python") if other != engine
     }

@@ -60,13 +60,11 @@ def _print_hints(setup: "Setup", start: Any, found: "list[Hint]", as_json: bool)
     rules, text = setup.game, setup.game.write_position(start)
     end = None if found else _end(rules.is_won(start), rules.score(start))
     if as_json:
-        from solver.engine import engine_for
-
         record = {
             "game": setup.family.name,
             "variant": setup.variant,
             "options": dict(setup.settings),
-            "engine": engine_for(setup.game),
+            "engine": setup.engine.name,
         }
         print_whole(json.dumps({**record, "position": text, "end": end, "moves": [h.record() for h in found]}))
         return

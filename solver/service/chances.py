@@ -25,7 +25,6 @@ from solver.chance import (
     unseen,
 )
 from solver.draws import CLAIRVOYANT, MOST_SEED, stream
-from solver.engine import best_chance, chance_engine, hindsight, relaxed
 from solver.errors import OptionError
 from solver.playouts import Playouts, PlayoutTally, play_orders
 from solver.relaxation import Relaxed
@@ -184,7 +183,7 @@ class Judged(NamedTuple):
             "relaxed_limit": None if found is None else found.limit,
             "nodes": self.nodes,
             "seconds": round(self.seconds, 6),
-            "engine": chance_engine(setup.legal, setup.game),
+            "engine": setup.engine.chance_name,
         }
 
 
@@ -237,8 +236,17 @@ def judge(
     )
     played = None
     if found.chance is None:  # the bracket's lower side: on the clairvoyant's own orders, no more than it searched
+        states, seconds, move_states = parts.played()
         played = play_orders(
-            game, setup.game, position, targets, drawn, sum(sampled.tallies[0]), rng_seed, *parts.played()
+            setup.engine,
+            position,
+            targets=targets,
+            drawn=drawn,
+            most=sum(sampled.tallies[0]),
+            rng_seed=rng_seed,
+            budget=states,
+            max_seconds=seconds,
+            move_states=move_states,
         )
 
     def worth(chance: float | None, index: int) -> Worth:
@@ -258,11 +266,14 @@ def judge(
 def _clairvoyant(setup: Setup, position: Concealed, drawn: Orders, targets: tuple[Any, ...], parts: Plan) -> Sampled:
     """The orders ``drawn`` searched with every card known, for each of ``targets``, within the
     orders' part of the budget (each search counted at the floor of a move played at least)."""
-    rules: Any = setup.legal
-    return hindsight(
-        rules, setup.game, position, drawn.samples, drawn.seed, targets, parts.orders,
-        budget=parts.orders_states, every=drawn.exact, floor=parts.move_states,
-    )  # fmt: skip
+    return setup.engine.clairvoyant(
+        position,
+        drawn=drawn,
+        targets=targets,
+        limits=parts.orders,
+        budget=parts.orders_states,
+        floor=parts.move_states,
+    )
 
 
 def _exact(
@@ -276,8 +287,7 @@ def _exact(
         return Chance(0.0, tuple((move, 0.0) for move in moves), None, ChanceStats(0, 0, 0, 0.0))
     if exact is None:
         return Chance(None, tuple((move, None) for move in moves), "budget", ChanceStats(0, 0, 0, 0.0))
-    rules: Any = setup.legal
-    return best_chance(rules, setup.game, position, exact, bool(moves))
+    return setup.engine.best_chance(position, limits=exact, with_moves=bool(moves))
 
 
 def _none_won(move: Hashable, chance: float | None, tally: OrderTally, every: bool) -> tuple[Hashable, float | None]:
@@ -301,10 +311,9 @@ def _undecided_kept(tallies: tuple[OrderTally, ...], cut: bool, hidden: int) -> 
 def _bound(setup: Setup, position: Concealed, drawn: Orders, reach: int, parts: Plan, limits: Limits) -> Relaxed:
     """The information relaxation bound on the clairvoyant's orders, within its part of the
     budget (its limit named ``budget`` where the default budget's states stopped it)."""
-    rules: Any = setup.legal
     if parts.reach is not None and min(reach, position.hidden) > parts.reach:
         return Relaxed(None, 0, reach, "reach", 0)  # V's exact walks alone are beyond the share: said, not tried
-    bound = relaxed(rules, setup.game, position, drawn.samples, drawn.seed, reach, parts.relaxed, every=drawn.exact)
+    bound = setup.engine.relaxed(position, drawn=drawn, reach=reach, limits=parts.relaxed)
     if bound.limit == "max_nodes" and limits.max_nodes is None:
         return bound._replace(limit="budget")
     return bound
@@ -332,8 +341,13 @@ def _counted(
         return samples, False  # more orders than the share holds at their floor cost: never all
     every = math.factorial(hidden)
     rules: Any = setup.legal
-    pilot = hindsight(
-        rules, setup.game, position, PILOT_ORDERS, seed, targets, parts.orders, budget=half, every=False, floor=floor
+    pilot = setup.engine.clairvoyant(
+        position,
+        drawn=orders(unseen(rules, position), PILOT_ORDERS, seed, every=False),
+        targets=targets,
+        limits=parts.orders,
+        budget=half,
+        floor=floor,
     )
     if pilot.limit is not None or any(tally.unknown for tally in pilot.tallies):
         return samples, False

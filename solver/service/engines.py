@@ -8,7 +8,7 @@ from __future__ import annotations
 import importlib
 import os
 
-from solver.engine import NATIVE, NO_EXTENSIONS, PYTHON, engine_for
+from solver.engine import NATIVE, NO_EXTENSIONS, PYTHON
 
 #: The compiled modules, as setup.py builds them: the engine's, then the rulesets' kernels.
 COMPILED = (
@@ -41,7 +41,7 @@ def status() -> str:
     from solver.service.setup import Setup
 
     presets = [variant.name for family in families().values() for variant in family.variants]
-    on_python = [preset for preset in presets if engine_for(Setup.of(preset).game) == PYTHON]
+    on_python = [preset for preset in presets if Setup.of(preset).engine.name == PYTHON]
     if len(on_python) == len(presets):
         return f"{PYTHON} ({partly}; every game searches on the Python engine)"
     face_down = "; a face-down stock is judged on the Python engine" if "solver._chance" in missing else ""

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from solver.analysis import analyse
-from solver.engine import engine_for
 from solver.protocol import NO_SCORE
 from solver.result import Limits, Verdict
 from solver.service.setup import Setup
@@ -44,9 +43,8 @@ def hints(setup: Setup, start: Any, limits: Limits) -> list[Hint]:
     """Every legal move in ``start``, best first (see :func:`solver.analysis.analyse`); the limits
     apply to each move's search on its own."""
     game = setup.game
-    searched_by = engine_for(game)
     found = []
-    for analysis in analyse(game, start, limits, legal=setup.legal):
+    for analysis in analyse(setup.engine, start, limits=limits, legal=setup.legal):
         after = game.apply(start, analysis.move)
         found.append(
             Hint(
@@ -56,7 +54,7 @@ def hints(setup: Setup, start: Any, limits: Limits) -> list[Hint]:
                 score_proven=analysis.verdict is not Verdict.UNKNOWN,
                 limit=analysis.limit,
                 line=line_texts(game, after, analysis.line),
-                engine=searched_by,
+                engine=setup.engine.name,
             )
         )
     return found

@@ -12,7 +12,6 @@ from rulesets.concealed import is_concealable, write_concealed
 from rulesets.dealt import named_deal
 from solver.chance import Concealed, arranged, unseen
 from solver.draws import FACE_DOWN_ORDER, Draw, stream
-from solver.engine import chance_engine, engine_for
 from solver.errors import OptionError
 from solver.players import PLAYERS, SEARCHING, CarefulPlayer, Player, play_out
 from solver.protocol import NO_SCORE
@@ -123,7 +122,7 @@ class PlayedGame(NamedTuple):
         if self.player.name not in SEARCHING:
             return None
         setup = self.setup
-        return chance_engine(setup.legal, setup.game) if is_concealable(setup.legal) else engine_for(setup.game)
+        return setup.engine.chance_name if is_concealable(setup.legal) else setup.engine.name
 
 
 def player_text(name: str, settings: dict[str, Any]) -> str:
@@ -136,7 +135,7 @@ def play(setup: Setup, opening: Opening, player: Player) -> PlayedGame:
     """Play ``opening`` to its end with ``player``; the moves are written as the rules write them
     in the true state (which the player never saw), each deal naming the cards it turned up."""
     began = time.process_time()
-    played = play_out(setup.legal, setup.game, opening.start, opening.hidden, player)  # type: ignore[arg-type]
+    played = play_out(setup.engine, opening.start, opening.hidden, player)
     seconds = time.process_time() - began
     texts = tuple(named_deal(setup.legal, state, move) for state, move in played.moves)
     score = setup.legal.score(played.final)

@@ -15,6 +15,7 @@ from rulesets.concealed import is_face_down, read_concealed
 from rulesets.deals import MAX_SEED, read_deal
 from rulesets.family import Family, OptionError, Ruleset
 from solver.chance import Concealed
+from solver.engine import Engine, engine_of
 from solver.errors import PositionError
 from solver.result import Limits
 
@@ -29,6 +30,9 @@ class Setup(NamedTuple):
     settings: dict[str, Any]
     game: Ruleset[Any, Any]
     legal: Ruleset[Any, Any]
+    #: The engine that searches ``game`` and judges ``legal``'s face-down stocks, chosen once
+    #: (solver.engine.engine_of: PATIENCE_NO_EXTENSIONS is read when the setup is made).
+    engine: Engine
 
     @classmethod
     def of(cls, name: str, variant: str | None = None, options: Sequence[str] = ()) -> Setup:
@@ -39,7 +43,8 @@ class Setup(NamedTuple):
         chosen = family.variant(implied if variant is None else variant).name
         settings = family.settings(chosen, options)
         game = family.build(settings)
-        return cls(family, chosen, settings, game, game if family.build_legal is None else family.build_legal(settings))
+        legal = game if family.build_legal is None else family.build_legal(settings)
+        return cls(family, chosen, settings, game, legal, engine_of(legal, game))
 
     def title(self) -> str:
         """The game as a printout or a replay page names it: its family and variant, then each

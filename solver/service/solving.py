@@ -8,7 +8,6 @@ from typing import Any, NamedTuple
 
 from rulesets.cards import Card, format_cards
 from rulesets.family import OptionError
-from solver.engine import depth_first, iterative_deepening
 from solver.protocol import NO_SCORE
 from solver.replay import checked
 from solver.result import Limits, SearchResult, Verdict
@@ -114,7 +113,7 @@ def solve_from(
     if least_cost:
         if not hasattr(game, "move_cost"):
             raise OptionError(f"--fewest-redeals counts redeals, and {setup.family.name} has none: leave it out")
-        result = iterative_deepening(game, start, limits)  # type: ignore[arg-type]
+        result = setup.engine.iterative_deepening(start, limits=limits)
     else:
-        result = depth_first(game, start, limits)
+        result = setup.engine.depth_first(start, limits=limits)
     return Outcome(setup, seed, deal, start, checked(game, start, result), least_cost)

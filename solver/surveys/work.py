@@ -8,6 +8,7 @@ fresh player play it.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -16,6 +17,7 @@ from typing import Any, NamedTuple
 from rulesets.cards import Card
 from rulesets.family import OptionError
 from solver.draws import SCHEME
+from solver.engine import NO_EXTENSIONS
 from solver.players import Player
 from solver.result import Limits
 from solver.service.playing import dealt, make_player, play
@@ -119,8 +121,9 @@ _SETUP_LOCK = threading.Lock()
 
 
 def _setup(game: str, variant: str | None, options: tuple[str, ...]) -> Setup:
-    """The Setup, built once per process (Dask workers may run chunks in threads)."""
-    key = (game, variant, options)
+    """The Setup, built once per process and engine (Dask workers may run chunks in threads;
+    a test switches engines with PATIENCE_NO_EXTENSIONS, read when a setup is made)."""
+    key = (game, variant, options, os.environ.get(NO_EXTENSIONS))
     with _SETUP_LOCK:
         if key not in _SETUPS:
             _SETUPS[key] = Setup.of(game, variant, list(options))
