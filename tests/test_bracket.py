@@ -192,16 +192,23 @@ def test_every_preset_with_a_stock_has_a_measured_reach_and_rate() -> None:
 
 
 def _bracket_holds(judged: Any, chance: float) -> None:
-    """Below never above: the played games' low end at most the clairvoyant's high end and, where
-    every order was counted (the games then played on them, in order), at most the exact chance;
-    for the position and for each of its moves (each move's chance worked out here)."""
+    """Below never above, for the position and each of its moves: never more games than orders
+    searched, and never more won than those orders can be won; where every order was counted
+    (the games then played on them, in order) the played low end at most the clairvoyant's high
+    end and the position's at most its exact chance; and the bracket printed never upside down.
+    A known chance lies inside both sides."""
     for worth in (judged.worth, *(move.worth for move in judged.moves)):
-        rate = worth.won_played()
-        if rate is None:
-            continue
-        assert rate[1] <= worth.clairvoyant()[2] + 1e-12, worth
-        if worth.every and worth is judged.worth:
-            assert rate[1] <= chance + 1e-12, worth
+        if worth.played is not None:
+            assert worth.played.games <= worth.orders and worth.played.won <= worth.tally.won + worth.tally.unknown
+            low, high = worth.bracket()
+            assert low <= high
+            rate = worth.won_played()
+            if worth.every:
+                assert rate[1] <= worth.clairvoyant()[2] + 1e-12, worth
+                if worth is judged.worth:
+                    assert rate[1] <= chance + 1e-12, worth
+        if worth.chance is not None and worth is judged.worth:
+            assert worth.chance == pytest.approx(chance, abs=1e-12)
 
 
 @settings(max_examples=15)
@@ -232,8 +239,7 @@ def _known(worth: Any) -> float | None:
     """What is known of a move's chance for certain (or at 95%): its exact figure, else its low end."""
     if worth.chance is not None:
         return float(worth.chance)
-    rate = worth.won_played()
-    return None if rate is None else float(rate[1])
+    return None if worth.played is None else float(worth.bracket()[0])
 
 
 def _ranked_by_what_is_known(moves: Any) -> None:
@@ -278,3 +284,5 @@ def test_a_stopped_exact_search_plays_the_games_on_every_order_counted(engine: s
     assert worth.clairvoyant()[0] in (None, pytest.approx(3 / 7))  # None: the Python engine's second ran out
     assert worth.played is not None and worth.played.games <= 5040
     _bracket_holds(judged, 3 / 7)
+    if worth.played.games == 5040 and worth.played.won == worth.tally.won:  # both sides meet: the chance
+        assert worth.chance == pytest.approx(3 / 7) and judged.worth.limit is not None

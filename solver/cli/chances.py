@@ -148,8 +148,9 @@ def _short(worth: Any) -> str:
     if worth.chance is None and rate is not None:
         seen = percent(share) if share is not None else f"{percent(low)} to {percent(high)}"
         won = f"{worth.played.won:,}" if rate[0] is None else percent(rate[0])
+        bottom, top = worth.bracket()
         return (
-            f"chance {percent(rate[1])} to {percent(high)} (95%): played {won} of "
+            f"chance {percent(bottom)} to {percent(top)} (95%): played {won} of "
             f"{worth.played.games:,}, face up {seen} of {worth.orders:,}"
         )
     chance = "chance unknown" if worth.chance is None else f"chance {percent(worth.chance)}"

@@ -94,6 +94,17 @@ class Worth(NamedTuple):
         low, high = wilson(played.won, played.games)
         return played.won / played.games, low, high
 
+    def bracket(self, ceiling: float | None = None) -> tuple[float, float]:
+        """The bracket around a chance not found: the played games' low end, the clairvoyant's
+        high end (or ``ceiling``, the relaxed bound's, where lower). Where every order is counted
+        the low end is never above the high end; two sampled intervals can cross (6 of 6 games
+        won, 13 of 30 orders), and the low end is then taken down to the high end, a weaker claim,
+        never a bracket upside down."""
+        rate = self.won_played()
+        high = self.clairvoyant()[2] if ceiling is None else min(self.clairvoyant()[2], ceiling)
+        low = 0.0 if rate is None else rate[1]
+        return min(low, high), high
+
     def fields(self) -> dict[str, Any]:
         """The record's fields: chance, clairvoyant and its interval, orders, exact, and the games
         played (null where none were)."""
@@ -251,6 +262,8 @@ def judge(
 
     def worth(chance: float | None, index: int) -> Worth:
         tally = None if played is None else played.tallies[index]
+        if chance is None and every and tally is not None and _met(tally, tallies[index]):
+            chance = tally.won / tally.games  # both sides of the bracket exact and equal: the chance itself
         return Worth(chance, found.limit, tallies[index], every, sampled.limit, tally, *_player(played))
 
     judged = [
@@ -288,6 +301,12 @@ def _exact(
     if exact is None:
         return Chance(None, tuple((move, None) for move in moves), "budget", ChanceStats(0, 0, 0, 0.0))
     return setup.engine.best_chance(position, limits=exact, with_moves=bool(moves))
+
+
+def _met(played: PlayoutTally, tally: OrderTally) -> bool:
+    """Whether the games played on every order won every order that can be won (none left
+    undecided): the player's exact share is then the clairvoyant's, and the chance lies between."""
+    return played.games == sum(tally) and not tally.unknown and played.won == tally.won
 
 
 def _none_won(move: Hashable, chance: float | None, tally: OrderTally, every: bool) -> tuple[Hashable, float | None]:
@@ -388,9 +407,8 @@ def _best_first(judged: MoveWorth) -> tuple[bool, float, float]:
     moves with neither after; then by the orders that can be won with every card known."""
     worth = judged.worth
     known = worth.chance
-    if known is None:
-        rate = worth.won_played()
-        known = None if rate is None else rate[1]
+    if known is None and worth.played is not None:
+        known = worth.bracket()[0]
     return known is None, -(known or 0.0), -(worth.tally.won + worth.tally.unknown / 2)
 
 
@@ -411,18 +429,16 @@ def worth_text(worth: Worth, ceiling: float | None = None) -> list[str]:
         if rate is None:
             chance = f"chance to win with best play: not found within the limits ({worth.limit} reached)"
         else:
-            high = worth.clairvoyant()[2] if ceiling is None else max(rate[1], min(worth.clairvoyant()[2], ceiling))
-            if rate[1] == high:  # both sides exact, over every order, and equal
-                won = "the player's games won every order that can be won"
-                chance = f"chance to win with best play: {percent(high)} ({won})"
-            else:
-                sure = worth.every and ceiling is None and worth.clairvoyant()[0] is not None
-                chance = f"chance to win with best play: between {percent(rate[1])} and {percent(high)}" + (
-                    "" if sure else " (95%)"
-                )
+            low, high = worth.bracket(ceiling)
+            sure = worth.every and ceiling is None and worth.clairvoyant()[0] is not None
+            chance = f"chance to win with best play: between {percent(low)} and {percent(high)}"
+            chance += "" if sure else " (95%)"
     lines = [chance]
     if worth.chance is None:
         lines += played_text(worth)
+    elif worth.limit is not None and worth.played is not None:  # found by the bracket meeting itself
+        lines.append(f"  (the exact search stopped, {worth.limit}: a player who cannot see the stock won every one")
+        lines.append(f"  of its {_count(worth.orders)} that can be won, so the chance is that share)")
     share, low, high = worth.clairvoyant()
     count = f"{worth.orders:,}"
     if worth.every and share is not None:
