@@ -13,7 +13,7 @@ part 1's opening, on orders drawn for them: the microseconds a move played costs
 search (the rules offering the moves, the player ranking them, one played), which
 solver/service/budget.py counts a move played as. Part 4, per preset: the information relaxation
 walk (``--relaxed 4``) from deals 1-3's openings, 6,000,000 states each: the states it expands a
-CPU second, the lowest of the three (budget.py's RELAXED_STATES_PER_SECOND).
+CPU second, the lowest of the three (each preset's ``Costs.walk_rate``).
 
     python benchmarks/face_down.py [PRESET ...] [--orders 2000] [--budgets 1,60] [--most 20] [--games 200]
 """
@@ -97,7 +97,7 @@ def most_exact(preset: str, budgets: tuple[float, ...], most: int) -> list[tuple
     return found
 
 
-def move_microseconds(preset: str, games: int) -> float:
+def move_us(preset: str, games: int) -> float:
     """CPU microseconds a move played costs in ``games`` careful games from the opening (each on
     its own order, drawn from stream 1): the rules' own work, with no search."""
     setup = Setup.of(preset)
@@ -107,11 +107,11 @@ def move_microseconds(preset: str, games: int) -> float:
     started = time.process_time()
     for _ in range(games):
         state = arranged(game, position, draw.shuffled(cards))
-        moves += len(play_out(engine_of(game, setup.game), state, position.hidden, CarefulPlayer()).moves)
+        moves += len(play_out(engine_of(game, setup.game), state, position.hidden, player=CarefulPlayer()).moves)
     return (time.process_time() - started) / moves * 1e6
 
 
-def relaxed_states_per_second(preset: str) -> float:
+def walk_rate(preset: str) -> float:
     """The states the relaxation walk at reach 4 expands a CPU second from deals 1-3's openings
     (6,000,000 states each, about the share of a default answer: its tables grow, and the rate
     falls, as they fill): the lowest of the three."""
@@ -148,8 +148,8 @@ def main() -> None:
         cells = "".join(f"{f'{cards} cards ({seconds:.2f} s)':>20}" for cards, seconds in found)
         rates = f"{args.orders / sampled:>10.0f}{args.orders / surveyed:>10.0f}{surveyed / sampled:>7.2f}"
         rates += f"{states / sampled:>12,.0f}"
-        walk = relaxed_states_per_second(preset)
-        print(f"{preset:<18}{rates}{cells}{move_microseconds(preset, args.games):>9.1f}{walk:>12,.0f}", flush=True)
+        walk = walk_rate(preset)
+        print(f"{preset:<18}{rates}{cells}{move_us(preset, args.games):>9.1f}{walk:>12,.0f}", flush=True)
 
 
 if __name__ == "__main__":

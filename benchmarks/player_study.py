@@ -36,7 +36,7 @@ from solver.engine import engine_of
 from solver.players import Player, play_out
 from solver.result import Limits
 from solver.service.chances import judge, percent
-from solver.service.playing import DEFAULT_RNG_SEED, DEFAULT_SAMPLES, make_player
+from solver.service.playing import DEFAULT_RNG_SEED, PLAYER_SAMPLES, make_player
 from solver.service.setup import Setup
 from solver.service.stats import Z95, wilson
 
@@ -124,11 +124,11 @@ def sampling(samples: int) -> Callable[[], Player]:
     return lambda: make_player("sampling", samples, DEFAULT_RNG_SEED)
 
 
-DEFAULT_SAMPLING = f"sampling K={DEFAULT_SAMPLES} (default)"
+DEFAULT_SAMPLING = f"sampling K={PLAYER_SAMPLES} (default)"
 COLUMNS = (
     Column("sampling K=10, switch off", sampling(10), True),
-    Column(f"sampling K={DEFAULT_SAMPLES}, switch off", sampling(DEFAULT_SAMPLES), True),
-    Column(DEFAULT_SAMPLING, sampling(DEFAULT_SAMPLES)),
+    Column(f"sampling K={PLAYER_SAMPLES}, switch off", sampling(PLAYER_SAMPLES), True),
+    Column(DEFAULT_SAMPLING, sampling(PLAYER_SAMPLES)),
     Column("careful", lambda: make_player("careful")),
     Column("random", lambda: make_player("random", None, DEFAULT_RNG_SEED)),
 )
@@ -174,7 +174,7 @@ def played_rate(setup: Setup, position: Concealed, drawn: Orders, make: Callable
     won = 0
     for order in drawn.each():
         start = arranged(rules, position, order)
-        won += play_out(engine_of(rules, setup.game), start, position.hidden, make()).won
+        won += play_out(engine_of(rules, setup.game), start, position.hidden, player=make()).won
     return Rate(won, drawn.total(), drawn.exact)
 
 
@@ -197,7 +197,7 @@ def measure(entry: Position) -> Row:
     setup = Setup.of(entry.preset)
     rules: Any = setup.legal
     position = setup.concealed(entry.text)
-    judged = judge(setup, position, LIMITS, CLAIRVOYANT_ORDERS, ORDERS_SEED)
+    judged = judge(setup, position, LIMITS, samples=CLAIRVOYANT_ORDERS, rng_seed=ORDERS_SEED)
     tally = judged.worth.tally
     chance = judged.worth.chance
     if chance is None or tally.unknown:

@@ -28,7 +28,7 @@ from rulesets import DECLARED
 from solver.engine import NATIVE, NO_EXTENSIONS, PYTHON, Engine, compiled_core
 from solver.errors import UserError
 from solver.players import PLAYERS, Player, View
-from solver.service.playing import DEFAULT_SAMPLES, dealt, make_player, play
+from solver.service.playing import PLAYER_SAMPLES, dealt, make_player, play
 from solver.service.seeds import parse_seeds
 from solver.service.setup import Setup
 from solver.service.stats import wilson
@@ -142,7 +142,7 @@ def main() -> int:
     parser.add_argument("presets", nargs="*", default=presets, help="presets (default: all)")
     parser.add_argument("--seeds", default="1-100", help="PySolFC deal numbers, e.g. 1-100")
     parser.add_argument("--players", default=",".join(PLAYERS), help="players, e.g. careful,sampling")
-    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, help="the sampling player's orders a move")
+    parser.add_argument("--samples", type=int, default=PLAYER_SAMPLES, help="the sampling player's orders a move")
     parser.add_argument("--engines", default=NATIVE, help="native, python, or native,python")
     args = parser.parse_args()
     chosen, engines = args.players.split(","), args.engines.split(",")

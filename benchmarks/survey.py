@@ -38,7 +38,7 @@ def bare_loop(spec: SurveySpec, spans: list[Span]) -> tuple[float, float]:
     started, used = time.perf_counter(), cpu()
     for low, high in spans:
         for seed in range(low, high + 1):
-            solve(setup, setup.deal(seed=seed), limits, seed)
+            solve(setup, setup.deal(seed=seed), limits, seed=seed)
     return time.perf_counter() - started, cpu() - used
 
 

@@ -76,7 +76,7 @@ def report(label: str, rows: list[Row], wall: float, fewest_redeals: bool, thres
 def _rate(count: int, undecided: int, deals: int) -> str:
     """A rate as ``patience report`` states it: with its 95% Wilson interval, or as the 95% range
     it lies in when deals are undecided."""
-    return rate_text(count / deals, *rate_range(count, undecided, deals), undecided)
+    return rate_text(count / deals, *rate_range(count, undecided, deals), undecided=undecided)
 
 
 def main(argv: list[str] | None = None) -> int:

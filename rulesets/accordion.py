@@ -15,7 +15,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rulesets.cards import MATCH, NAME, Card, CardError
-from rulesets.family import Family, Option, Variant
+from rulesets.family import Costs, Family, Option, Variant
 from rulesets.moves import DEAL, StockMove
 from rulesets.notation import (
     MoveError,
@@ -487,12 +487,23 @@ FAMILIES = (
         options=_OPTIONS,
         variants=(
             Variant("accordion", "moves optional, player deals or moves at will (rule card; Tarbart 1905)", {}),
-            Variant("idle-year", "compulsory, nearest (Dick 1883)", {"compulsory": True, "nearest": True}),
-            Variant("parlett", "compulsory (Parlett 1979)", {"compulsory": True}),
+            Variant(
+                "idle-year",
+                "compulsory, nearest (Dick 1883)",
+                {"compulsory": True, "nearest": True},
+                costs=Costs(search_rate=8_000_000, move_us=15, exact_reach=9, walk_rate=2_100_000),
+            ),
+            Variant(
+                "parlett",
+                "compulsory (Parlett 1979)",
+                {"compulsory": True},
+                costs=Costs(search_rate=10_300_000, move_us=16, exact_reach=9, walk_rate=2_600_000),
+            ),
             Variant(
                 "self-working",
                 "compulsory, nearest, leaps only without slides, leftmost first: no choices at all",
                 {"compulsory": True, "nearest": True, "leap_only_without_slide": True, "order": "leftmost"},
+                costs=Costs(search_rate=9_600_000, move_us=15, exact_reach=9, walk_rate=2_400_000),
             ),
         ),
         build=build,

@@ -30,7 +30,7 @@ from rulesets.amazons_position import check_deck, check_foundation, check_places
 from rulesets.amazons_redeals import RedealBound
 from rulesets.cards import NAME, RANK, SUIT, Card, CardError
 from rulesets.deals import STRIPPED_RANKS
-from rulesets.family import Family, Option, Variant
+from rulesets.family import Costs, Family, Option, Variant
 from rulesets.moves import DEAL, REDEAL, StockMove
 from rulesets.notation import (
     MoveError,
@@ -538,10 +538,23 @@ FAMILIES = (
         ),
         options=_OPTIONS,
         variants=(
-            Variant("amazons", "Parlett's rules: gather left to right", {}),
-            Variant("amazons-dick", "Dick's rules: gather right to left", {"gather": RIGHT_TO_LEFT}),
             Variant(
-                "amazons-mms", "Morehead & Mott-Smith: a Queen may go up from any depot", {"queen_any_depot": True}
+                "amazons",
+                "Parlett's rules: gather left to right",
+                {},
+                costs=Costs(search_rate=3_400_000, move_us=15, exact_reach=4, walk_rate=5_600_000),
+            ),
+            Variant(
+                "amazons-dick",
+                "Dick's rules: gather right to left",
+                {"gather": RIGHT_TO_LEFT},
+                costs=Costs(search_rate=2_600_000, move_us=16, exact_reach=4, walk_rate=6_800_000),
+            ),
+            Variant(
+                "amazons-mms",
+                "Morehead & Mott-Smith: a Queen may go up from any depot",
+                {"queen_any_depot": True},
+                costs=Costs(search_rate=870_000, move_us=16, exact_reach=4, walk_rate=5_800_000),
             ),
             Variant(
                 "amazons-pysol",
@@ -553,6 +566,7 @@ FAMILIES = (
                     "skip_complete": True,
                     "gather": RIGHT_TO_LEFT,
                 },
+                costs=Costs(search_rate=340_000, move_us=21, exact_reach=8, walk_rate=3_800_000),
             ),
         ),
         build=build,

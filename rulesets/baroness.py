@@ -41,7 +41,7 @@ from typing import Any, NamedTuple
 
 from rulesets.baroness_sealed import floors, ranks_of
 from rulesets.cards import NAME, RANK, Card, card_set
-from rulesets.family import Family, Option, Variant
+from rulesets.family import Costs, Family, Option, Variant
 from rulesets.moves import DEAL, StockMove
 from rulesets.notation import (
     MoveError,
@@ -561,16 +561,23 @@ FAMILIES = (
         rules=_BARONESS_RULES,
         options=_OPTIONS,
         variants=(
-            Variant("baroness", "the rules as above: 5 piles, compulsory discards, Kings discarded in play", {}),
+            Variant(
+                "baroness",
+                "the rules as above: 5 piles, compulsory discards, Kings discarded in play",
+                {},
+                costs=Costs(search_rate=3_100_000, move_us=32, exact_reach=7, walk_rate=2_300_000),
+            ),
             Variant(
                 "baroness-classic",
                 "the four Kings removed before the deal (Whitmore Jones 1890)",
                 {"kings_first": True},
+                costs=Costs(search_rate=2_700_000, move_us=33, exact_reach=8, walk_rate=2_300_000),
             ),
             Variant(
                 "baroness-pysol",
                 "PySolFC game 657: deal at will, cards may move onto empty piles",
                 {"compulsory": False, "spaces": True},
+                costs=Costs(search_rate=2_000_000, move_us=59, exact_reach=7, walk_rate=2_000_000),
             ),
         ),
         build=build_baroness,

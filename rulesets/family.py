@@ -100,13 +100,32 @@ class Option(NamedTuple):
         return ", ".join(self.spell(choice) for choice in self.choices)
 
 
+class Costs(NamedTuple):
+    """What a preset with a stock was measured to cost on the compiled core, which turns the
+    default budget of a face-down answer into counts that the same command spends alike on any
+    machine (solver/service/budget.py; ``python benchmarks/face_down.py`` measures each figure,
+    its columns named below, and docs/face-down.md gives the runs)."""
+
+    #: States its full-information searches expand a CPU second (column "states/s").
+    search_rate: int
+    #: CPU microseconds a move played costs beyond any search (column "us/move").
+    move_us: int
+    #: The most face-down cards whose exact chance answered within a CPU second ("exact in 1 s").
+    exact_reach: int
+    #: States its information relaxation walk expands a CPU second (column "relaxed/s").
+    walk_rate: int
+
+
 class Variant(NamedTuple):
     """A named preset of option values (the options it does not name keep their defaults; a
-    family's first variant, its default rules, usually names none: ``{}``)."""
+    family's first variant, its default rules, usually names none: ``{}``), and, for a game with
+    a stock, what its face-down answers were measured to cost (options beyond the preset take
+    the preset's)."""
 
     name: str
     summary: str
     settings: Mapping[str, Any]
+    costs: Costs | None = None
 
 
 class Family(NamedTuple):

@@ -31,7 +31,7 @@ from typing import Any
 
 from rulesets.cards import MATCH, Card, parse_card
 from rulesets.compulsory_nizhni import NIZHNI_ENDS, CompulsoryNizhni
-from rulesets.family import Family, Option, Variant
+from rulesets.family import Costs, Family, Option, Variant
 from rulesets.marriage_analysis import (
     DISCARDS,
     DiscardBetween,
@@ -304,7 +304,14 @@ FAMILIES = (
             "e.g. 'row: 7H 2C 3C 5H 7S'."
         ),
         options=_NIZHNI_OPTIONS,
-        variants=(Variant("nizhni-novgorod", "discards compulsory, no skill required (Standard Hoyle 1904)", {}),),
+        variants=(
+            Variant(
+                "nizhni-novgorod",
+                "discards compulsory, no skill required (Standard Hoyle 1904)",
+                {},
+                costs=Costs(search_rate=5_400_000, move_us=14, exact_reach=9, walk_rate=3_500_000),
+            ),
+        ),
         build=build_nizhni,
         win_score=2,
         arrange=NIZHNI_ENDS.arrange,

@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 from rulesets.cards import RANK, Card, card_set
-from rulesets.family import Family, Variant
+from rulesets.family import Costs, Family, Variant
 from rulesets.notation import (
     PositionError,
     cannot_read,
@@ -266,7 +266,14 @@ FAMILIES = (
         summary="discard Kings and pairs totalling 13 from ten places refilled from the stock (PySolFC 593)",
         rules=_THIRTEENS_RULES,
         options=(),
-        variants=(Variant("thirteens", "PySolFC game 593 (Helsinki)", {}),),
+        variants=(
+            Variant(
+                "thirteens",
+                "PySolFC game 593 (Helsinki)",
+                {},
+                costs=Costs(search_rate=780_000, move_us=43, exact_reach=18, walk_rate=2_500_000),
+            ),
+        ),
         build=build_thirteens,
         build_legal=build_legal_thirteens,
         score_field="min_cards_left",

@@ -74,13 +74,15 @@ def analyse(
         child = game.apply(start, move)
         layout = game.key(child)
         shared = answers.get(layout)
-        if shared is not None and not shortfall(game, child, shared.line, shared.score, shared.verdict is Verdict.WON):
+        if shared is not None and not shortfall(
+            game, child, shared.line, score=shared.score, won=shared.verdict is Verdict.WON
+        ):
             analyses.append(shared._replace(move=move, nodes=0))
             continue
         found, searched = proofs.search(child, limits, restart_nodes)
         if found.verdict is Verdict.WON:
             searched = ()  # a win proves no floors: its table goes before a line is completed by another search
-        result = _completed(engine, proofs, child, found)
+        result = _completed(engine, proofs, child, result=found)
         proofs.learn(child, result, searched)
         del searched  # freed before the next move's search makes its own: one at a time within the bound
         answers[layout] = MoveAnalysis(
@@ -91,7 +93,7 @@ def analyse(
 
 
 def _completed(
-    engine: Engine, proofs: Proofs[State, Move], start: State, result: SearchResult[Move]
+    engine: Engine, proofs: Proofs[State, Move], start: State, *, result: SearchResult[Move]
 ) -> SearchResult[Move]:
     """``result`` with a win that stopped at a known winnable state played to the end, checked
     move by move through the game's own rules."""

@@ -46,7 +46,7 @@ __all__ = [
 ]
 
 
-def _check(name: str, value: object, kinds: tuple[type, ...], wanted: str) -> None:
+def _check(name: str, value: object, kinds: tuple[type, ...], *, wanted: str) -> None:
     """Refuse ``value`` for the argument ``name`` unless it is one of ``kinds`` (never a bool where
     a number is wanted: True would silently be 1)."""
     if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
@@ -58,6 +58,7 @@ def _check_common(
     game: object,
     variant: object,
     options: object,
+    *,
     max_nodes: object,
     max_seconds: object,
     max_memory: object,
@@ -69,16 +70,16 @@ def _check_common(
 
 def check_rules(game: object, variant: object, options: object) -> None:
     """The game, variant and options as a caller gives them: each of the type it must be."""
-    _check("game", game, (str,), "a game or variant name, e.g. 'accordion'")
-    _check("variant", variant, (str, type(None)), "a variant name or None")
-    _check("options", options, (Mapping, type(None)), "a dict of option values, e.g. {'compulsory': True}")
+    _check("game", game, (str,), wanted="a game or variant name, e.g. 'accordion'")
+    _check("variant", variant, (str, type(None)), wanted="a variant name or None")
+    _check("options", options, (Mapping, type(None)), wanted="a dict of option values, e.g. {'compulsory': True}")
 
 
 def check_limits(max_nodes: object, max_seconds: object, max_memory: object) -> None:
     """The limits of a search as a caller gives them: each of the type it must be."""
-    _check("max_nodes", max_nodes, (int, type(None)), "a whole number of states or None (no limit)")
-    _check("max_seconds", max_seconds, (int, float, type(None)), "a number of CPU seconds or None (no limit)")
-    _check("max_memory", max_memory, (int, str), "a number of bytes or a size such as '2G'")
+    _check("max_nodes", max_nodes, (int, type(None)), wanted="a whole number of states or None (no limit)")
+    _check("max_seconds", max_seconds, (int, float, type(None)), wanted="a number of CPU seconds or None (no limit)")
+    _check("max_memory", max_memory, (int, str), wanted="a number of bytes or a size such as '2G'")
 
 
 def __getattr__(name: str) -> Any:
@@ -172,8 +173,8 @@ class Solved(NamedTuple):
 
 def check_sampling(samples: object, rng_seed: object) -> None:
     """``samples`` and ``rng_seed`` as a caller gives them: whole numbers, samples at least 1."""
-    _check("samples", samples, (int, type(None)), "a whole number of orders or None (1000)")
-    _check("rng_seed", rng_seed, (int, type(None)), "a whole number or None (1)")
+    _check("samples", samples, (int, type(None)), wanted="a whole number of orders or None (1000)")
+    _check("rng_seed", rng_seed, (int, type(None)), wanted="a whole number or None (1)")
     if samples is not None and samples < 1:  # type: ignore[operator]  # an int, checked above
         raise OptionError(f"samples must be at least 1, not {samples}: e.g. samples=1000")
 
@@ -181,9 +182,9 @@ def check_sampling(samples: object, rng_seed: object) -> None:
 def check_player(player: object, samples: object, rng_seed: object) -> None:
     """A survey's ``player``, ``samples`` and ``rng_seed`` as a caller gives them: each of the
     type it must be (their values are the player's to refuse)."""
-    _check("player", player, (str, type(None)), "a player's name, e.g. 'sampling', or None")
-    _check("samples", samples, (int, type(None)), "a whole number of orders or None (100)")
-    _check("rng_seed", rng_seed, (int, type(None)), "a whole number or None (1)")
+    _check("player", player, (str, type(None)), wanted="a player's name, e.g. 'sampling', or None")
+    _check("samples", samples, (int, type(None)), wanted="a whole number of orders or None (100)")
+    _check("rng_seed", rng_seed, (int, type(None)), wanted="a whole number or None (1)")
 
 
 def setup_of(game: str, variant: str | None = None, options: Mapping[str, Any] | None = None) -> Setup:
@@ -192,15 +193,21 @@ def setup_of(game: str, variant: str | None = None, options: Mapping[str, Any] |
 
 
 def start_of(
-    setup: Setup, seed: int | None = None, deal: str | Sequence[Card | str] | None = None, position: str | None = None
+    setup: Setup,
+    seed: int | None = None,
+    deal: str | Sequence[Card | str] | None = None,
+    *,
+    position: str | None = None,
 ) -> tuple[Any, list[Card] | None]:
     """The start state and its deal (None for a position), from the one of the three given (as
     :func:`_face_down_start` has checked, and found no braces)."""
-    _check("seed", seed, (int, type(None)), "a whole number (PySolFC's deal number)")
-    _check("deal", deal, (str, list, tuple, type(None)), "the cards as text, e.g. 'AS 7H ...', or a list of cards")
-    _check("position", position, (str, type(None)), "a position as text, e.g. 'row: AS 7H 9D'")
+    _check("seed", seed, (int, type(None)), wanted="a whole number (PySolFC's deal number)")
+    _check(
+        "deal", deal, (str, list, tuple, type(None)), wanted="the cards as text, e.g. 'AS 7H ...', or a list of cards"
+    )
+    _check("position", position, (str, type(None)), wanted="a position as text, e.g. 'row: AS 7H 9D'")
     for card in deal if isinstance(deal, (list, tuple)) else ():
-        _check("each card of deal", card, (Card, str), "a Card or a card's name such as 'AS'")
+        _check("each card of deal", card, (Card, str), wanted="a Card or a card's name such as 'AS'")
         if isinstance(card, str) and len(card.split()) != 1:  # joined below, '2S 3S' would pass as two
             raise ArgumentTypeError(f"each card of deal must be one card's name such as 'AS', not {card[:40]!r}")
     if position is not None:
@@ -215,21 +222,25 @@ def start_of(
 
 
 def opening_of(
-    setup: Setup, seed: int | None = None, deal: str | Sequence[Card | str] | None = None, position: str | None = None
+    setup: Setup,
+    seed: int | None = None,
+    deal: str | Sequence[Card | str] | None = None,
+    *,
+    position: str | None = None,
 ) -> tuple[Concealed, list[Card] | None]:
     """As :func:`start_of`, the start held as a :class:`~solver.chance.Concealed`: a position may
     write face-down cards in braces (none lie face down otherwise)."""
     from solver.chance import Concealed
 
-    concealed = _face_down_start(setup, seed, deal, position)
+    concealed = _face_down_start(setup, seed, deal, position=position)
     if concealed is not None:
         return concealed, None
-    start, cards = start_of(setup, seed, deal, position)
+    start, cards = start_of(setup, seed, deal, position=position)
     return Concealed(start, 0), cards
 
 
 def _face_down_start(
-    setup: Setup, seed: int | None, deal: str | Sequence[Card | str] | None, position: str | None
+    setup: Setup, seed: int | None, deal: str | Sequence[Card | str] | None, *, position: str | None
 ) -> Concealed | None:
     """The position given, where it has face-down cards; else None. None, or more than one, of
     ``seed``, ``deal`` and ``position`` is refused here, braces or none: the one check of them."""
@@ -273,12 +284,12 @@ def solve(
     a line: :class:`Chances` (``samples`` orders of the stock drawn with ``rng_seed`` for
     ``clairvoyant``; 1000 and 1 unless given; with ``relaxed``, the information relaxation bound
     too, V exact within that many face-down cards)."""
-    _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
-    _check("fewest_redeals", fewest_redeals, (bool,), "True or False")
+    _check_common(game, variant, options, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory)
+    _check("fewest_redeals", fewest_redeals, (bool,), wanted="True or False")
     check_sampling(samples, rng_seed)
-    _check("relaxed", relaxed, (int, type(None)), "a whole number of face-down cards or None")
+    _check("relaxed", relaxed, (int, type(None)), wanted="a whole number of face-down cards or None")
     setup = setup_of(game, variant, options)
-    concealed = _face_down_start(setup, seed, deal, position)
+    concealed = _face_down_start(setup, seed, deal, position=position)
     if concealed is not None:
         if fewest_redeals:
             raise OptionError(
@@ -287,11 +298,15 @@ def solve(
         from solver.api_face_down import Chances, judge_position
 
         bounds = limits(max_nodes, max_seconds, str(max_memory))
-        return Chances(judge_position(setup, concealed, bounds, samples, rng_seed, False, relaxed))
+        return Chances(
+            judge_position(
+                setup, concealed, bounds, samples=samples, rng_seed=rng_seed, with_moves=False, relaxed=relaxed
+            )
+        )
     _refuse_samples(samples, rng_seed, relaxed)
-    start, cards = start_of(setup, seed, deal, position)
+    start, cards = start_of(setup, seed, deal, position=position)
     bounds = limits(max_nodes, max_seconds, str(max_memory))
-    return Solved(solve_from(setup, start, bounds, seed, cards, fewest_redeals))
+    return Solved(solve_from(setup, start, bounds, seed=seed, deal=cards, least_cost=fewest_redeals))
 
 
 def hint(
@@ -314,17 +329,19 @@ def hint(
     ``rng_seed`` as :func:`solve` takes them)."""
     from solver.service.hinting import hints  # here: the analysis took about 2 ms of each `patience solve`
 
-    _check_common(game, variant, options, max_nodes, max_seconds, max_memory)
+    _check_common(game, variant, options, max_nodes=max_nodes, max_seconds=max_seconds, max_memory=max_memory)
     check_sampling(samples, rng_seed)
     setup = setup_of(game, variant, options)
-    concealed = _face_down_start(setup, seed, deal, position)
+    concealed = _face_down_start(setup, seed, deal, position=position)
     if concealed is not None:
         from solver.api_face_down import chance_hints, judge_position
 
         bounds = limits(max_nodes, max_seconds, str(max_memory))
-        return chance_hints(judge_position(setup, concealed, bounds, samples, rng_seed, True))
+        return chance_hints(
+            judge_position(setup, concealed, bounds, samples=samples, rng_seed=rng_seed, with_moves=True)
+        )
     _refuse_samples(samples, rng_seed)
-    start, _ = start_of(setup, seed, deal, position)
+    start, _ = start_of(setup, seed, deal, position=position)
     return hints(setup, start, limits(max_nodes, max_seconds, str(max_memory)))
 
 
@@ -364,16 +381,25 @@ def survey(
         raise OptionError("give out (the survey file) and exactly one of seeds or file")
     check_rules(game, variant, options)
     check_limits(max_nodes, max_seconds, "2G" if max_memory is None else max_memory)
-    _check("fewest_redeals", fewest_redeals, (bool,), "True or False")
+    _check("fewest_redeals", fewest_redeals, (bool,), wanted="True or False")
     check_player(player, samples, rng_seed)
     _check_survey_files(seeds, out, file)
-    _check("jobs", jobs, (int,), "a whole number of worker processes")
+    _check("jobs", jobs, (int,), wanted="a whole number of worker processes")
     spec = _survey_spec(
-        game, variant, options, max_nodes, max_seconds, max_memory, fewest_redeals, player, samples, rng_seed
+        game,
+        variant,
+        options,
+        max_nodes=max_nodes,
+        max_seconds=max_seconds,
+        max_memory=max_memory,
+        fewest_redeals=fewest_redeals,
+        player=player,
+        samples=samples,
+        rng_seed=rng_seed,
     )
     setup = spec.setup()  # a bad game, variant or option is refused before the file is touched
     deals = parse_seeds(seeds) if seeds is not None else read_deal_file(setup, str(file))
-    return _run_survey(spec, deals, out, jobs)
+    return _run_survey(spec, deals, out, jobs=jobs)
 
 
 def _refuse_a_workers_call() -> None:
@@ -392,9 +418,9 @@ def _refuse_a_workers_call() -> None:
 def _check_survey_files(seeds: object, out: object, file: object) -> None:
     """A survey's seeds, its file ``out`` and its deal ``file`` as a caller gives them: each of
     the type it must be, and no file name empty."""
-    _check("seeds", seeds, (str, type(None)), "text such as '1-1000' or '1,5,9'")
-    _check("out", out, (str, PathLike), "a file name")
-    _check("file", file, (str, PathLike, type(None)), "a file name or None")
+    _check("seeds", seeds, (str, type(None)), wanted="text such as '1-1000' or '1,5,9'")
+    _check("out", out, (str, PathLike), wanted="a file name")
+    _check("file", file, (str, PathLike, type(None)), wanted="a file name or None")
     _check_named("out", out)
     _check_named("file", file)
 
@@ -403,6 +429,7 @@ def _survey_spec(
     game: str,
     variant: str | None,
     options: Mapping[str, Any] | None,
+    *,
     max_nodes: int | None,
     max_seconds: float | None,
     max_memory: int | str | None,
@@ -433,15 +460,16 @@ def _survey_spec(
     )
 
 
-def _run_survey(spec: SurveySpec, deals: list[tuple[int, int]] | DealFile, out: str | Path, jobs: int) -> Any:
+def _run_survey(spec: SurveySpec, deals: list[tuple[int, int]] | DealFile, out: str | Path, *, jobs: int) -> Any:
     """The survey run, its workers' deaths said as a Python caller meets them (a script without
     the guard spawned workers need kills them all at their start)."""
     from pathlib import Path  # here: loading it took about 5.5 ms of every `patience solve`
 
-    from solver.surveys import WorkerLost, run_survey
+    from solver.errors import WorkerLost
+    from solver.surveys import run_survey
 
     try:
-        return run_survey(spec, deals, Path(out), jobs)
+        return run_survey(spec, deals, Path(out), jobs=jobs)
     except WorkerLost as lost:  # from Python, a worker may also die because the script lacks the guard
         again = str(lost).replace("rerun the same command", "call solver.survey again with the same arguments")
         raise WorkerLost(
@@ -478,7 +506,7 @@ class SurveyRows:
         Wilson interval when no deal is unknown), the score histogram by verdict, CPU per deal."""
         from solver.surveys import summarize
 
-        _check("slowest", slowest, (int,), "a whole number of deals to list")
+        _check("slowest", slowest, (int,), wanted="a whole number of deals to list")
         return summarize(self.path, slowest)
 
     def __len__(self) -> int:
@@ -523,7 +551,7 @@ class SurveyRows:
 
 def load_survey(path: str | Path) -> SurveyRows:
     """The rows of a survey file written by :func:`survey` or ``patience survey``."""
-    _check("path", path, (str, PathLike), "a file name")
+    _check("path", path, (str, PathLike), wanted="a file name")
     _check_named("path", path)
     return SurveyRows(path)
 

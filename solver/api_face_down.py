@@ -194,6 +194,7 @@ def judge_position(
     setup: Setup,
     position: Concealed,
     bounds: Any,
+    *,
     samples: int | None,
     rng_seed: int | None,
     with_moves: bool,
@@ -202,7 +203,9 @@ def judge_position(
     """A face-down position judged as ``solve`` and ``hint`` judge it (the defaults theirs)."""
     from solver.service.chances import judge
 
-    return judge(setup, position, bounds, samples, rng_seed, with_moves, relaxed)
+    return judge(
+        setup, position, bounds, samples=samples, rng_seed=rng_seed, with_moves=with_moves, relaxed_reach=relaxed
+    )
 
 
 def chance_hints(judgement: Judged) -> list[ChanceHint]:

@@ -86,7 +86,7 @@ class Game:
 
         api.check_rules(game, variant, options)
         self._setup = api.setup_of(game, variant, options)
-        start, self._cards = api.opening_of(self._setup, seed, deal, position)
+        start, self._cards = api.opening_of(self._setup, seed, deal, position=position)
         self._start = start.state
         self._seed = seed
         #: Each position reached, with how many cards of its stock lie face down (none unless
@@ -268,7 +268,7 @@ class Game:
 
             raise ArgumentTypeError(f"a move must be a Move or its text, not {type(text).__name__}")
         if self._states[-1].hidden:
-            return _read_face_down(self, text, drawn, named)
+            return _read_face_down(self, text, drawn, needed=named)
         if drawn is not None:
             raise MoveError("drawn names cards turned up from a face-down stock, and none lies face down here")
         return self._legal(text), None
@@ -334,15 +334,19 @@ class Game:
                 )
             from solver.api_face_down import Chances, judge_position
 
-            return Chances(judge_position(self._setup, self._states[-1], bounds, samples, rng_seed, False))
+            return Chances(
+                judge_position(
+                    self._setup, self._states[-1], bounds, samples=samples, rng_seed=rng_seed, with_moves=False
+                )
+            )
         fresh = not self._played  # from the deal itself: the record names its seed and cards
         outcome = solve_from(
             self._setup,
             self.state,
             bounds,
-            self._seed if fresh else None,
-            self._cards if fresh else None,
-            fewest_redeals,
+            seed=self._seed if fresh else None,
+            deal=self._cards if fresh else None,
+            least_cost=fewest_redeals,
         )
         return api.Solved(outcome)
 
@@ -367,7 +371,11 @@ class Game:
         if self._states[-1].hidden:
             from solver.api_face_down import chance_hints, judge_position
 
-            return chance_hints(judge_position(self._setup, self._states[-1], bounds, samples, rng_seed, True))
+            return chance_hints(
+                judge_position(
+                    self._setup, self._states[-1], bounds, samples=samples, rng_seed=rng_seed, with_moves=True
+                )
+            )
         return hints(self._setup, self.state, bounds)
 
     # --- pictures ------------------------------------------------------------------------------
@@ -417,7 +425,7 @@ class Game:
 
 
 def _read_face_down(
-    game: Game, text: str, drawn: Sequence[Card | str] | None, needed: bool
+    game: Game, text: str, drawn: Sequence[Card | str] | None, *, needed: bool
 ) -> tuple[Move, tuple[int, ...] | None]:
     """The legal move written ``text`` where cards lie face down, and the face-down cards it
     turns up (None where it turns up none, or, unless ``needed``, none are named). A move names
@@ -444,13 +452,14 @@ def _read_face_down(
     takes = taken(rules, position.state, value)  # the known cards first, then as many face down
     if written is None and drawn is None and (len(hidden) == 1 or not needed):
         return move, (hidden if len(hidden) == 1 else None)
-    return move, _drawn_codes(text, written, drawn, takes, hidden, count)
+    return move, _drawn_codes(text, written, drawn, takes=takes, hidden=hidden, count=count)
 
 
 def _drawn_codes(
     text: str,
     written: tuple[int, ...] | None,
     drawn: Sequence[Card | str] | None,
+    *,
     takes: tuple[int, ...],
     hidden: tuple[int, ...],
     count: int,
@@ -459,7 +468,7 @@ def _drawn_codes(
     after ``deal``, else ``drawn``): every card it ``takes`` from the stock, the known ones first
     and in their order, then cards of the ``hidden`` ones, each once."""
     known = takes[: len(takes) - count]
-    wanted = _what_it_takes(text, takes, known, hidden, count)
+    wanted = _what_it_takes(text, takes, known, hidden=hidden, count=count)
     if written is None and drawn is None:
         raise MoveError(f"move {text.strip()!r} {wanted}")
     if written is None:
@@ -490,7 +499,7 @@ def _drawn_codes(
 
 
 def _what_it_takes(
-    text: str, takes: tuple[int, ...], known: tuple[int, ...], hidden: tuple[int, ...], count: int
+    text: str, takes: tuple[int, ...], known: tuple[int, ...], *, hidden: tuple[int, ...], count: int
 ) -> str:
     """What the move ``text`` takes from the stock and how to name it, for a message: ``turns up
     1 face-down card: name the card drawn, e.g. 'deal 7H'``."""

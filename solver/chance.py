@@ -103,7 +103,7 @@ IDENTITY = bytes(range(256))
 
 
 def class_outcomes(
-    game: Concealable[Any, Any], classes: bytes, position: Concealed, move: Hashable
+    game: Concealable[Any, Any], classes: bytes, position: Concealed, *, move: Hashable
 ) -> Iterator[tuple[int, Concealed]]:
     """:func:`outcomes` by class: one outcome for each ordered tuple of classes (``classes``
     maps each card code to its class) that ``move`` can turn up, with how many ordered tuples
@@ -143,7 +143,9 @@ def class_outcomes(
         yield weight, Concealed(game.apply(state, move), len(rest))
 
 
-def class_key(game: Concealable[Any, Any], keyed: Concealable[Any, Any], classes: bytes, position: Concealed) -> bytes:
+def class_key(
+    game: Concealable[Any, Any], keyed: Concealable[Any, Any], classes: bytes, *, position: Concealed
+) -> bytes:
     """:func:`information_key` by class: the layout's key as ``keyed`` writes it (cards as their
     classes), the stock as known with each card written as its class, and how many are unseen.
     With ``keyed`` the game itself and :data:`IDENTITY`, :func:`information_key`."""
@@ -260,7 +262,7 @@ class Expectimax:
         """The best chance to win from ``position``, and the shallowest path depth a cycle was
         cut at below it (infinity where none was: the value is then exact)."""
         game = self.game
-        key = class_key(game, self.keyed, self.classes, position)
+        key = class_key(game, self.keyed, self.classes, position=position)
         known = self.values.get(key)
         if known is not None:
             return known, math.inf
@@ -299,7 +301,7 @@ class Expectimax:
         outcomes, each tuple of classes weighed by the tuples of cards it stands for, divided once
         at the end: a sure win is 1.0, not 0.9999999999999997), and the shallowest cut below it."""
         total, count, low = 0.0, 0, math.inf
-        for weight, after in class_outcomes(self.game, self.classes, position, move):
+        for weight, after in class_outcomes(self.game, self.classes, position, move=move):
             self._look()
             worth, cut = self.value(after, depth + 1)
             total += weight * worth
@@ -312,6 +314,7 @@ def best_chance(
     game: Concealable[Any, Any],
     position: Concealed,
     decide: Decide,
+    *,
     limits: Limits,
     moves: Sequence[Hashable] = (),
 ) -> Chance:
@@ -401,6 +404,7 @@ def hindsight(
     game: Concealable[Any, Any],
     position: Concealed,
     drawn: Orders,
+    *,
     decide: Decide,
     limits: Limits,
     targets: Sequence[Hashable | None] = (None,),

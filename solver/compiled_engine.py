@@ -108,14 +108,14 @@ class CompiledSearchEngine(PythonEngine):
     ) -> SearchResult[Any]:
         from solver import _search
 
-        return self._search(_search.depth_first, start, limits, restart_nodes)
+        return self._search(_search.depth_first, start, limits, restart_nodes=restart_nodes)
 
     def iterative_deepening(self, start: Any, *, limits: Limits = NO_LIMITS) -> SearchResult[Any]:
         from solver import _search
 
-        return self._search(_search.iterative_deepening, start, limits, search.RESTART_NODES)
+        return self._search(_search.iterative_deepening, start, limits, restart_nodes=search.RESTART_NODES)
 
-    def _search(self, run: Any, start: Any, limits: Limits, restart_nodes: int | None) -> SearchResult[Any]:
+    def _search(self, run: Any, start: Any, limits: Limits, *, restart_nodes: int | None) -> SearchResult[Any]:
         result: SearchResult[Any] = run(
             self.compiled.kernel(),
             self.compiled.encode(start),

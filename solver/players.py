@@ -72,7 +72,7 @@ class PlayedOut(NamedTuple):
     seen: tuple[Concealed, ...]
 
 
-def play_out(engine: Engine, start: Any, hidden: int, player: Player) -> PlayedOut:
+def play_out(engine: Engine, start: Any, hidden: int, *, player: Player) -> PlayedOut:
     """Play ``start`` (its stock in its true order, its last ``hidden`` cards face down to the
     player) to the end with ``player``, on the rules and searches of ``engine``. Cards are turned
     up as the rules deal them."""
@@ -83,7 +83,7 @@ def play_out(engine: Engine, start: Any, hidden: int, player: Player) -> PlayedO
     moves: list[tuple[Any, Hashable]] = []
     seen = [position]
     while not rules.is_won(state):
-        offered = tuple(move for move in rules.moves(position.state) if _new(rules, position, move, reached))
+        offered = tuple(move for move in rules.moves(position.state) if _new(rules, position, move, reached=reached))
         if not offered:
             break
         move = player.choose(View(engine, position, offered))
@@ -98,7 +98,7 @@ def play_out(engine: Engine, start: Any, hidden: int, player: Player) -> PlayedO
     return PlayedOut(tuple(moves), state, bool(rules.is_won(state)), tuple(seen))
 
 
-def _new(rules: Concealable[Any, Any], position: Concealed, move: Hashable, reached: set[bytes]) -> bool:
+def _new(rules: Concealable[Any, Any], position: Concealed, move: Hashable, *, reached: set[bytes]) -> bool:
     """Whether ``move`` leads to a position not reached before. A move that turns up a face-down
     card always does (fewer cards are face down than ever before)."""
     if turned_up(rules, position, move):
@@ -149,6 +149,8 @@ class CarefulPlayer:
     """The careful beginner: the first move of :func:`careful_order`. No search, no chance."""
 
     name: ClassVar[str] = "careful"
+    #: The states its searches expanded, as a searching player counts them: none, it searches nothing.
+    nodes: ClassVar[int] = 0
 
     def settings(self) -> dict[str, Any]:
         return {}
@@ -198,7 +200,7 @@ class SamplingPlayer:
     exact_nodes: ClassVar[int] = EXACT_NODES
 
     def __init__(
-        self, samples: int, rng_seed: int, max_nodes: int | None = None, deadline: float | None = None
+        self, samples: int, rng_seed: int, max_nodes: int | None = None, *, deadline: float | None = None
     ) -> None:
         self.samples, self.rng_seed, self.max_nodes, self.deadline = samples, rng_seed, max_nodes, deadline
         self.turn = -1  # the number of the turn being played
@@ -274,14 +276,14 @@ class SamplingPlayer:
                 if after in judged:  # the same tally as a move judged before, which came first
                     continue
                 judged.add(after)
-            worth, every = self._worth(view, view.position, move, seed)
+            worth, every = self._worth(view, view.position, move, seed=seed)
             if worth > most:
                 best, most = move, worth
                 if every:  # every order won: no move does better
                     break
         return best
 
-    def _worth(self, view: View, position: Concealed, move: Hashable, seed: int) -> tuple[int, bool]:
+    def _worth(self, view: View, position: Concealed, move: Hashable, *, seed: int) -> tuple[int, bool]:
         """Twice the drawn orders that ``move`` from ``position`` leaves winnable, plus those left
         undecided, and whether it won every one; the states searched are counted against the
         budget (:class:`OutOfBudget` once it is spent)."""
@@ -333,9 +335,9 @@ class TurnPlayer(SamplingPlayer):
     exact_nodes: ClassVar[int] = 1_000_000
 
     def __init__(
-        self, samples: int, rng_seed: int, max_nodes: int | None = None, deadline: float | None = None
+        self, samples: int, rng_seed: int, max_nodes: int | None = None, *, deadline: float | None = None
     ) -> None:
-        super().__init__(samples, rng_seed, max_nodes, deadline)
+        super().__init__(samples, rng_seed, max_nodes, deadline=deadline)
         self.line: list[Hashable] = []
         self.line_at: bytes = b""  # the position where the line's next move is played
 
@@ -364,7 +366,7 @@ class TurnPlayer(SamplingPlayer):
                 if rules.is_won(end.position.state):
                     return end
                 continue  # no move left: lost
-            worth, every = self._worth(view, end.position, end.reveal, seed)
+            worth, every = self._worth(view, end.position, end.reveal, seed=seed)
             if worth > most:
                 best, most = end, worth
                 if every:

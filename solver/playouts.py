@@ -90,11 +90,6 @@ class _Bounded:
             raise _Spent(spent.limit) from None
 
 
-def _nodes(player: Player) -> int:
-    """The states the player's searches have expanded (none for a player that searches nothing)."""
-    return int(getattr(player, "nodes", 0))
-
-
 def play_orders(
     engine: Engine,
     position: Concealed,
@@ -161,11 +156,11 @@ class _Games:
         self.nodes = 0
         self.draws: Iterator[tuple[int, ...]] = iter(())
 
-    def make(self, room: int | None, deadline: float | None = None) -> Player:
+    def make(self, room: int | None, deadline: float | None = None) -> SamplingPlayer | CarefulPlayer:
         """A fresh player for one game, its searches within ``room`` states and the CPU clock's
         ``deadline`` (None: no such bound)."""
         if self.name == SamplingPlayer.name:
-            return SamplingPlayer(self.samples, self.rng_seed, room, deadline)
+            return SamplingPlayer(self.samples, self.rng_seed, room, deadline=deadline)
         return CarefulPlayer()
 
     def play_order(self, room: int | None, deadline: float | None) -> bool:
@@ -181,9 +176,9 @@ class _Games:
             player = self.make(None if room is None else max(1, room - spent), deadline)
             bounded = _Bounded(player, deadline)
             start = state if target is None else self.rules.apply(state, target)
-            game = play_out(self.engine, start, hidden, bounded)  # type: ignore[arg-type]  # its name is the player's
+            game = play_out(self.engine, start, hidden, player=bounded)  # type: ignore[arg-type]  # its name is the player's
             wins.append(game.won)
-            spent += _nodes(player) + self.move_states * (len(game.moves) + 1)
+            spent += player.nodes + self.move_states * (len(game.moves) + 1)
         self.won = [count + won for count, won in zip(self.won, wins)]
         self.orders += 1
         self.nodes += spent

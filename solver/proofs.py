@@ -80,7 +80,7 @@ class PythonProofs(Proofs[State, Move]):
 
     def search(self, start: State, limits: Limits, restart_nodes: int | None) -> tuple[SearchResult[Move], set[int]]:
         table = TranspositionTable(TableMemory(self.search_bytes))
-        return depth_first(self.proven, start, limits, restart_nodes, table), table.entries
+        return depth_first(self.proven, start, limits, restart_nodes=restart_nodes, table=table), table.entries
 
     def _raise_floors(self, searched: set[int], least: int) -> None:
         floors = self.proven.floors

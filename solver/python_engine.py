@@ -131,7 +131,7 @@ class PythonEngine(Engine):
     def depth_first(
         self, start: Any, *, limits: Limits = NO_LIMITS, restart_nodes: int | None = search.RESTART_NODES
     ) -> SearchResult[Any]:
-        return search.depth_first(self.searched, start, limits, restart_nodes)
+        return search.depth_first(self.searched, start, limits, restart_nodes=restart_nodes)
 
     def iterative_deepening(self, start: Any, *, limits: Limits = NO_LIMITS) -> SearchResult[Any]:
         costed: CostedRules[Any, Any] = self.searched  # type: ignore[assignment]  # a game with redeals costs moves
@@ -149,7 +149,7 @@ class PythonEngine(Engine):
         restart_nodes: int | None = search.RESTART_NODES,
     ) -> Chance:
         moves = tuple(self.rules.moves(position.state)) if with_moves else ()
-        return chance_of(self.rules, position, self.decider(restart_nodes), limits, moves)
+        return chance_of(self.rules, position, self.decider(restart_nodes), limits=limits, moves=moves)
 
     def clairvoyant(
         self,
@@ -164,7 +164,9 @@ class PythonEngine(Engine):
         floor: int = 1,
     ) -> Sampled:
         decide = self.decider(restart_nodes)
-        return hindsight_of(self.rules, position, drawn, decide, limits, targets, budget, floor)
+        return hindsight_of(
+            self.rules, position, drawn, decide=decide, limits=limits, targets=targets, budget=budget, floor=floor
+        )
 
     def relaxed(
         self,
@@ -175,4 +177,4 @@ class PythonEngine(Engine):
         limits: Limits,
         restart_nodes: int | None = search.RESTART_NODES,
     ) -> Relaxed:
-        return relaxed_of(self.rules, position, drawn, self.decider(restart_nodes), reach, limits)
+        return relaxed_of(self.rules, position, drawn, decide=self.decider(restart_nodes), reach=reach, limits=limits)

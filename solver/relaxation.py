@@ -61,7 +61,7 @@ class _Walk:
     """The best charged outcome from full-information states of one order, V kept across orders."""
 
     def __init__(
-        self, game: Concealable[Any, Any], decide: Decide, reach: int, limits: Limits, stop_at_reach: bool
+        self, game: Concealable[Any, Any], decide: Decide, reach: int, *, limits: Limits, stop_at_reach: bool
     ) -> None:
         self.game, self.reach, self.limits, self.stop_at_reach = game, reach, limits, stop_at_reach
         self.worth = Expectimax(game, decide, limits)  # V, and the states counted against the limits
@@ -97,7 +97,7 @@ class _Walk:
         position = conceal(game, state, hidden)  # as the player knows it, for its moves' charges
         best, low = 0.0, math.inf  # a game that ends unwon, or a line given up, is worth 0
         for move in game.moves(state):
-            worth, cut = self.move(state, position, move, depth)
+            worth, cut = self.move(state, position, move, depth=depth)
             low = min(low, cut)
             if worth > best:
                 best = worth
@@ -118,7 +118,7 @@ class _Walk:
             raise Stopped("max_memory")
         self.best[key] = value
 
-    def move(self, state: Any, position: Concealed, move: Hashable, depth: int) -> tuple[float, float]:
+    def move(self, state: Any, position: Concealed, move: Hashable, *, depth: int) -> tuple[float, float]:
         """The best charged outcome after ``move`` from ``state`` (``position``: as the player
         knows it), less the charge for the cards it turns up:
         where it turns them up within the reach, V of what came less the mean of V over what
@@ -141,6 +141,7 @@ def relaxed(
     game: Concealable[Any, Any],
     position: Concealed,
     drawn: Orders,
+    *,
     decide: Decide,
     reach: int,
     limits: Limits,
@@ -151,7 +152,7 @@ def relaxed(
     and V's searches together); a limit stops it between orders, or returns None before the
     first is done. Without ``stop_at_reach`` the walk goes on below the reach, charging at every
     card turned up: the same figure, far slower (the tests compare the two)."""
-    walker = _Walk(game, decide, reach, limits, stop_at_reach)
+    walker = _Walk(game, decide, reach, limits=limits, stop_at_reach=stop_at_reach)
     total, done, limit = 0.0, 0, None
     try:
         for order in drawn.each():

@@ -36,13 +36,13 @@ def replay(game: GameRules[State, Move], start: State, line: Sequence[Move]) -> 
 
 def checked(game: GameRules[State, Move], start: State, result: SearchResult[Move]) -> SearchResult[Move]:
     """The result, once its best line replays legally to its score (and to a win if won)."""
-    why = shortfall(game, start, result.best_line, result.best_score, result.verdict is Verdict.WON)
+    why = shortfall(game, start, result.best_line, score=result.best_score, won=result.verdict is Verdict.WON)
     if why is not None:
         raise IllegalLine(f"internal error: the search's line {why}")
     return result
 
 
-def shortfall(game: GameRules[State, Move], start: State, line: Sequence[Move], score: int, won: bool) -> str | None:
+def shortfall(game: GameRules[State, Move], start: State, line: Sequence[Move], *, score: int, won: bool) -> str | None:
     """How ``line`` fails to play from ``start`` to ``score`` (and to a win if ``won``), in words;
     None if it does."""
     outcome = replay(game, start, line)

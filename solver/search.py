@@ -140,6 +140,7 @@ def depth_first(
     game: GameRules[State, Move],
     start: State,
     limits: Limits = NO_LIMITS,
+    *,
     restart_nodes: int | None = RESTART_NODES,
     table: TranspositionTable | None = None,
 ) -> SearchResult[Move]:
@@ -161,11 +162,11 @@ def depth_first(
     budget = _Budget(limits)
     if table is None:
         table = TranspositionTable(TableMemory(limits.max_memory))
-    return _decide(game, start, budget, table, restart_nodes)
+    return _decide(game, start, budget, table=table, restart_nodes=restart_nodes)
 
 
 def _decide(
-    game: GameRules[State, Move], start: State, budget: _Budget, table: TranspositionTable, restart_nodes: int | None
+    game: GameRules[State, Move], start: State, budget: _Budget, *, table: TranspositionTable, restart_nodes: int | None
 ) -> SearchResult[Move]:
     """The body of :func:`depth_first`, on a given budget and table."""
     best = game.score(start)
@@ -281,7 +282,7 @@ def iterative_deepening(game: CostedRules[State, Move], start: State, limits: Li
     memory = TableMemory(limits.max_memory)
     memory.lend(game.hold_bound_cache)
     searched = TranspositionTable(memory)
-    decided = _decide(game, start, budget, searched, RESTART_NODES)
+    decided = _decide(game, start, budget, table=searched, restart_nodes=RESTART_NODES)
     if decided.verdict is not Verdict.WON:
         return decided
     win_score, line = decided.best_score, decided.best_line

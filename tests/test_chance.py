@@ -48,7 +48,7 @@ def exact(setup: Setup, position: Concealed) -> float:
 def clairvoyant(setup: Setup, position: Concealed) -> float:
     drawn = orders(unseen(setup.legal, position), 10**6, 1)
     assert drawn.exact
-    (tally,) = hindsight(setup.legal, position, drawn, decide(setup), UNLIMITED).tallies
+    (tally,) = hindsight(setup.legal, position, drawn, decide=decide(setup), limits=UNLIMITED).tallies
     return tally.won / drawn.total()
 
 
@@ -236,7 +236,7 @@ def test_a_sample_as_large_as_asked_stops_at_max_seconds_in_little_memory(engine
 def test_a_limit_gives_no_chance_never_a_guess() -> None:
     setup = Setup.of("parlett")
     position = read_concealed(setup.family, setup.legal, setup.title(), "row: 3D | stock: {51}")
-    found = best_chance(setup.legal, position, decide(setup), Limits(max_nodes=500))
+    found = best_chance(setup.legal, position, decide(setup), limits=Limits(max_nodes=500))
     assert found.chance is None and found.limit == "max_nodes"
 
 
@@ -260,27 +260,17 @@ def test_both_engines_count_the_same_orders_alike(variant: str, text: str, monke
     if engine_of(setup.legal, setup.game).chance_name != engines.NATIVE:
         pytest.skip("the compiled core is not built or not used here")
     position = read_concealed(setup.family, setup.legal, setup.title(), text)
-    native = (
-        engine_of(setup.legal, setup.game)
-        .clairvoyant(
-            position,
-            drawn=orders(unseen(setup.legal, position), 40, 9),
-            targets=(None, *setup.legal.moves(position.state)),
-            limits=UNLIMITED,
-        )
-        .tallies
-    )
+
+    def tallies() -> Any:
+        """The tallies on the engine chosen now, for the position and after each move."""
+        drawn = orders(unseen(setup.legal, position), 40, 9)
+        targets = (None, *setup.legal.moves(position.state))
+        found = engine_of(setup.legal, setup.game).clairvoyant(position, drawn=drawn, targets=targets, limits=UNLIMITED)
+        return found.tallies
+
+    native = tallies()
     monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
-    python = (
-        engine_of(setup.legal, setup.game)
-        .clairvoyant(
-            position,
-            drawn=orders(unseen(setup.legal, position), 40, 9),
-            targets=(None, *setup.legal.moves(position.state)),
-            limits=UNLIMITED,
-        )
-        .tallies
-    )
+    python = tallies()
     assert native == python
     assert len(native) == 1 + len(setup.legal.moves(position.state))
     assert sum(native[0]) == 40

@@ -177,8 +177,8 @@ def test_a_deal_by_rank_stands_for_every_ordered_deal_of_cards() -> None:
     while DEAL not in game.moves(position.state):  # the discards first, as the rules compel
         position = position._replace(state=game.apply(position.state, game.moves(position.state)[0]))
     assert position.hidden == 12
-    by_rank = list(class_outcomes(game, game.card_classes, position, DEAL))
+    by_rank = list(class_outcomes(game, game.card_classes, position, move=DEAL))
     assert sum(weight for weight, _ in by_rank) == math.perm(12, 5)
-    by_card = list(class_outcomes(game, IDENTITY, position, DEAL))
+    by_card = list(class_outcomes(game, IDENTITY, position, move=DEAL))
     assert [after for _, after in by_card] == list(outcomes(game, position, DEAL))
     assert {weight for weight, _ in by_card} == {1} and len(by_rank) < len(by_card) == math.perm(12, 5)

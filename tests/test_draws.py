@@ -115,7 +115,7 @@ def test_the_random_player_from_many_seeds_wins_its_exact_chance() -> None:
     assert truth == Fraction(1, 2)
     count = 200
     won = sum(
-        play(setup, placed(setup, position, seed), make_player("random", None, seed, True)).won
+        play(setup, placed(setup, position, seed), make_player("random", None, seed, order_drawn=True)).won
         for seed in range(1, count + 1)
     )
     assert abs(won - count * truth) <= 4 * float(count * truth * (1 - truth)) ** 0.5, won
@@ -135,7 +135,7 @@ def test_the_random_players_first_choice_does_not_follow_the_order_dealt() -> No
     table: Counter[tuple[str, int]] = Counter()
     for seed in range(1, 601):
         opening = placed(setup, position, seed)
-        game = play(setup, opening, make_player("random", None, seed, True))
+        game = play(setup, opening, make_player("random", None, seed, order_drawn=True))
         table[game.moves[0], setup.legal.stock(opening.start)[-1]] += 1
     firsts = sorted({first for first, _ in table})
     lasts = sorted({last for _, last in table})

@@ -47,14 +47,14 @@ def test_score_labels_never_run_together(tmp_path: Path, figures: Path, monkeypa
     drawn: list[Any] = []
     save = plots._save
 
-    def keep(figure: Any, *args: Any) -> None:
+    def keep(figure: Any, *args: Any, **keywords: Any) -> None:
         figure.canvas.draw()
         renderer = figure.canvas.get_renderer()
         axes = figure.axes[0]
         labels = [label for label in axes.get_xticklabels() if label.get_text()]
         drawn.append(([label.get_text() for label in labels], [label.get_window_extent(renderer) for label in labels]))
         drawn.append(len(axes.get_xticks()))
-        save(figure, *args)
+        save(figure, *args, **keywords)
 
     monkeypatch.setattr(plots, "_save", keep)
     survey = tmp_path / "scores.sqlite"
@@ -107,7 +107,7 @@ def test_fifteen_presets_side_by_side_fit_a_page_with_every_label_apart(tmp_path
     drawn: dict[str, Any] = {}
     save = plots._save
 
-    def keep(figure: Any, option: str, *args: Any) -> None:
+    def keep(figure: Any, option: str, *args: Any, **keywords: Any) -> None:
         figure.canvas.draw()
         renderer = figure.canvas.get_renderer()
         drawn[option] = (figure, renderer)
@@ -121,7 +121,7 @@ def test_fifteen_presets_side_by_side_fit_a_page_with_every_label_apart(tmp_path
         else:
             outlines = figure.axes[0].patches  # one step outline a survey
             drawn["styles"] = [(tuple(patch.get_edgecolor()), patch.get_linestyle()) for patch in outlines]
-        save(figure, option, *args)
+        save(figure, option, *args, **keywords)
 
     monkeypatch.setattr(plots, "_save", keep)
     paths = [str(path) for path in _preset_surveys(tmp_path)]
@@ -143,7 +143,9 @@ def test_a_fewest_redeals_survey_draws_its_wins_by_their_redeals(tmp_path, figur
 
     drawn: list[Any] = []
     save = plots._save
-    monkeypatch.setattr(plots, "_save", lambda figure, *args: (drawn.append(figure), save(figure, *args)))
+    monkeypatch.setattr(
+        plots, "_save", lambda figure, *args, **keywords: (drawn.append(figure), save(figure, *args, **keywords))
+    )
     identity = SurveySpec("amazons-pysol", None, (), 2000, None, 2 * 1024**3, fewest_redeals=True).identity()
     path = tmp_path / "fewest.sqlite"
     store = Store(path, identity, requested=[(1, 30)])

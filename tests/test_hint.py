@@ -23,7 +23,7 @@ LIMITS = Limits(max_nodes=20_000)
 
 def late_position(setup: Setup, seed: int, back: int) -> object:
     """The position ``back`` moves before the end of the best line of PySolFC deal ``seed``."""
-    outcome = solve(setup, setup.deal(seed=seed), LIMITS, seed)
+    outcome = solve(setup, setup.deal(seed=seed), LIMITS, seed=seed)
     state = outcome.start
     line = outcome.result.best_line
     for move in line[: max(0, len(line) - back)]:

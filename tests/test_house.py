@@ -213,3 +213,30 @@ def test_no_two_classes_share_a_name() -> None:
             if isinstance(node, ast.ClassDef):
                 where.setdefault(node.name, []).append(str(path.relative_to(ROOT)))
     assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}
+
+
+#: The most positional parameters of a function of solver/ (``self`` aside), but the Python
+#: engine's two hot loops (LONG_BY_DESIGN), where a keyword per call of each state costs, and an
+#: exception's ``__init__`` (pickle rebuilds an exception from its arguments, given by position).
+MOST_POSITIONAL = 3
+POSITIONAL_BY_DESIGN = {"solver/errors.py:StoreFault.__init__"}
+
+
+def test_no_function_takes_more_than_three_positional_parameters() -> None:
+    """Beyond the first three (``self`` aside), a parameter of a function of solver/ is
+    keyword-only: a call reads what each value is (``budget=``, ``floor=``), and no call slips a
+    seed where a seed of another stream was meant (``play_orders`` once took ten in a row)."""
+    found = []
+    for path in sorted(SOLVER.rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        owners = {
+            id(item): node.name for node in ast.walk(tree) if isinstance(node, ast.ClassDef) for item in node.body
+        }
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name not in LONG_BY_DESIGN:
+                names = [arg.arg for arg in [*node.args.posonlyargs, *node.args.args]]
+                lead = 1 if names[:1] in (["self"], ["cls"]) else 0
+                named = f"{path.relative_to(ROOT)}:{owners.get(id(node), '')}.{node.name}".replace(":.", ":")
+                if len(names) - lead > MOST_POSITIONAL and named not in POSITIONAL_BY_DESIGN:
+                    found.append(f"{named} (line {node.lineno})")
+    assert found == []

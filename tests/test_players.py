@@ -131,7 +131,7 @@ def turns(setup: Setup, start: Any, name: str, shared: int) -> list[tuple[View, 
     hidden = len(rules.stock(start))
     recorder = Recorder(player(name), hidden, shared)
     try:
-        ended = play_out(engine_of(rules, setup.game), start, hidden, recorder)
+        ended = play_out(engine_of(rules, setup.game), start, hidden, player=recorder)
     except Enough:
         return recorder.turns
     # A move that turns up cards the other deal does not share may leave no move in one deal and
@@ -200,7 +200,7 @@ def test_a_view_holds_no_order_of_the_face_down_cards(preset: str, seed: int, or
     start = rules.start(setup.deal(seed=seed))
     hidden = len(rules.stock(start))
     recorder = Recorder(player("random"), hidden, hidden)
-    played = play_out(engine_of(rules, setup.game), start, hidden, recorder)
+    played = play_out(engine_of(rules, setup.game), start, hidden, player=recorder)
     chooser = Random(order)
     assert [move for _, move in recorder.turns] == [move for _, move in played.moves]
     for (view, _), (state, _) in zip(recorder.turns, played.moves, strict=True):

@@ -78,8 +78,8 @@ def test_the_bound_can_lie_strictly_between() -> None:
 def full_and_stopped(legal: Any, searched: Any, position: Concealed, reach: int) -> tuple[float | None, float | None]:
     drawn = orders(unseen(legal, position), EVERY, 1)
     decide = engine_of(searched).decider()
-    full = relaxed(legal, position, drawn, decide, reach, UNLIMITED, stop_at_reach=False)
-    stopped = relaxed(legal, position, drawn, decide, reach, UNLIMITED)
+    full = relaxed(legal, position, drawn, decide=decide, reach=reach, limits=UNLIMITED, stop_at_reach=False)
+    stopped = relaxed(legal, position, drawn, decide=decide, reach=reach, limits=UNLIMITED)
     return full.value, stopped.value
 
 

@@ -29,8 +29,8 @@ from helpers import (
 )
 
 from rulesets.cards import format_cards
+from solver.errors import SurveyError
 from solver.result import Limits
-from solver.service.errors import SurveyError
 from solver.service.seeds import MAX_SURVEY_SEED, parse_seeds
 from solver.service.setup import Setup
 from solver.service.solving import solve
@@ -85,7 +85,7 @@ def test_rows_are_the_solver_outcomes(reference):
     setup = Setup.of(GAME, VARIANT)
     for seed in (1, 17, 150):
         cards = setup.deal(seed=seed)
-        outcome = solve(setup, cards, Limits(max_nodes=NODES), seed)
+        outcome = solve(setup, cards, Limits(max_nodes=NODES), seed=seed)
         row = rows[seed - 1]
         assert row[0] == seed and row[4] == format_cards(cards)
         assert (row[5], row[6], row[9]) == (outcome.result.verdict.value, outcome.score(), outcome.result.stats.nodes)
@@ -352,7 +352,7 @@ def test_fewest_redeals_surveys_store_the_redeals_and_are_kept_apart(tmp_path):
     store.close()
     setup = Setup.of("amazons-pysol")
     for row in stored:
-        outcome = solve(setup, setup.deal(seed=row.seed), Limits(max_nodes=3000), row.seed, least_cost=True)
+        outcome = solve(setup, setup.deal(seed=row.seed), Limits(max_nodes=3000), seed=row.seed, least_cost=True)
         assert (row.result, row.redeals, row.limit_hit) == (
             outcome.result.verdict.value,
             outcome.cost(),

@@ -41,8 +41,8 @@ from helpers import (
 )
 
 import solver
+from solver.errors import SurveyBusy
 from solver.surveys import store as store_module
-from solver.surveys.errors import SurveyBusy
 from solver.surveys.running import SurveySpec
 
 SEEDS, TOTAL = FAULTS_SEEDS, FAULTS_TOTAL

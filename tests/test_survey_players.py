@@ -287,7 +287,7 @@ def test_the_figures_name_the_player(pair, tmp_path):
     summaries = [summarize(solvable), summarize(played)]
     with matplotlib.rc_context({"svg.fonttype": "none"}):
         plot_scores(summaries[1], str(tmp_path / "scores.svg"), 100)
-        plot_cpu([played], summaries[1:], str(tmp_path / "cpu.svg"), 100)
+        plot_cpu([played], summaries[1:], str(tmp_path / "cpu.svg"), dpi=100)
     for figure in ("scores.svg", "cpu.svg"):
         drawn = (tmp_path / figure).read_text()
         assert "player random (rng_seed 1)" in drawn and "not won by the player" in drawn, figure

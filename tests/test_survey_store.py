@@ -296,7 +296,7 @@ def test_survey_takes_fewest_redeals_on_the_command_line(fewest):
     assert all((row.redeals is not None) == (row.result == "won") for row in rows)
     setup = Setup.of("amazons-pysol")
     for row in rows:  # what solve finds of each deal, with the same limits
-        again = solve(setup, setup.deal(seed=row.seed), Limits(max_nodes=20000), row.seed, least_cost=True)
+        again = solve(setup, setup.deal(seed=row.seed), Limits(max_nodes=20000), seed=row.seed, least_cost=True)
         assert (row.result, row.redeals, row.limit_hit) == (
             again.result.verdict.value,
             again.cost(),

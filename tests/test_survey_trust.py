@@ -180,8 +180,8 @@ def test_three_threads_surveying_one_new_file_get_one_survey_and_two_refusals(tm
     (they once shared one temporary file name and failed each in its own wrong way)."""
     import threading
 
+    from solver.errors import SurveyBusy
     from solver.surveys import running as survey_module
-    from solver.surveys.errors import SurveyBusy
 
     solve_seeds = survey_module.solve_seeds
     refused = threading.Event()

@@ -42,7 +42,7 @@ def is_face_down(position: str | None) -> bool:
 
 
 def check_face_down(
-    position: str | None, samples: int | None, rng_seed: int | None, relaxed: int | None = None
+    position: str | None, samples: int | None, rng_seed: int | None, *, relaxed: int | None = None
 ) -> None:
     """Refuse --samples, --rng-seed and --relaxed where no face-down stock is judged (they would
     do nothing)."""
@@ -70,6 +70,7 @@ def judge_command(
     setup: Any,
     position: str,
     bounds: Any,
+    *,
     samples: int | None,
     rng_seed: int | None,
     as_json: bool,
@@ -85,7 +86,9 @@ def judge_command(
 
     concealed = setup.concealed(position)
     with alive():
-        judged = judge(setup, concealed, bounds, samples, rng_seed, with_moves, relaxed)
+        judged = judge(
+            setup, concealed, bounds, samples=samples, rng_seed=rng_seed, with_moves=with_moves, relaxed_reach=relaxed
+        )
     if as_json:
         record = judged.record()
         if with_moves:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 SHOW_WIDTH = 73
 
 
-def layout_lines(setup: Any, state: Any, hidden: int, touched: frozenset[str]) -> list[str]:
+def layout_lines(setup: Any, state: Any, hidden: int, *, touched: frozenset[str]) -> list[str]:
     """The picture of ``state`` indented under its move, then the position to paste back in:
     with every card known, and (a game with a stock) as the player sees it, the ``hidden`` stock
     cards never turned up face down (for ``solve --position`` and ``hint --position`` to judge

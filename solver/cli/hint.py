@@ -43,16 +43,24 @@ def hint_command(
     if is_face_down(position):
         assert position is not None
         return judge_command(
-            setup, position, bounds, samples, rng_seed, as_json, False, True, searching(progress, as_json)
+            setup,
+            position,
+            bounds,
+            samples=samples,
+            rng_seed=rng_seed,
+            as_json=as_json,
+            show=False,
+            with_moves=True,
+            alive=searching(progress, as_json),
         )
-    ((_, _, start, _),) = Deals(setup, seed, deal, None, position=position)
+    ((_, _, start, _),) = Deals(setup, seed, deal, file=None, position=position)
     with searching(progress, as_json)():
         found = hints(setup, start, bounds)
-    _print_hints(setup, start, found, as_json)
+    _print_hints(setup, start, found, as_json=as_json)
     return None
 
 
-def _print_hints(setup: "Setup", start: Any, found: "list[Hint]", as_json: bool) -> None:
+def _print_hints(setup: "Setup", start: Any, found: "list[Hint]", *, as_json: bool) -> None:
     """The moves ``found`` from ``start``, printed as text (numbered, best first) or as the
     ``--json`` record; with no move left, how the game ended there, which no move's verdict tells."""
     import json

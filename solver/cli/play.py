@@ -42,7 +42,7 @@ def play_command(
     if position is not None:
         opening = placed(setup, setup.concealed(position), rng_seed)
     else:
-        ((found_seed, cards, _, _),) = Deals(setup, seed, deal, None)
+        ((found_seed, cards, _, _),) = Deals(setup, seed, deal, file=None)
         assert cards is not None
         opening = dealt(setup, cards, found_seed)
     played = play(setup, opening, chosen)

@@ -75,28 +75,29 @@ def solve_command(
 
     setup = Setup.of(game, variant, option)
     bounds = limits(max_nodes, max_seconds, max_memory)
-    _check_outputs(show, as_json, html, file, deal)
-    check_face_down(position, samples, rng_seed, relaxed)
+    _check_outputs(show, as_json, html, file=file, deal=deal)
+    check_face_down(position, samples, rng_seed, relaxed=relaxed)
     one_source({"--seed": seed, "--seeds": seeds, "--deal": deal, "--file": file, "--position": position})
     if is_face_down(position):
         assert position is not None
         refuse_lines({"--html": html, "--fewest-redeals": fewest_redeals, "--verdict-code": verdict_code})
         alive = searching(progress, as_json)
-        return judge_command(setup, position, bounds, samples, rng_seed, as_json, show, False, alive, relaxed)
-    deals = Deals(setup, seed, deal, file, position=position, seeds=seeds, as_json=as_json)
+        draw = {"samples": samples, "rng_seed": rng_seed, "relaxed": relaxed}
+        return judge_command(setup, position, bounds, **draw, as_json=as_json, show=show, with_moves=False, alive=alive)
+    deals = Deals(setup, seed, deal, file=file, position=position, seeds=seeds, as_json=as_json)
     verdicts = set()
     alive = searching(progress, as_json)
     for number, (deal_seed, cards, start, line) in enumerate(deals):
         with alive():
-            solved = Solved(solve_from(setup, start, bounds, deal_seed, cards, fewest_redeals))
+            solved = Solved(solve_from(setup, start, bounds, seed=deal_seed, deal=cards, least_cost=fewest_redeals))
         verdicts.add(solved.outcome.result.verdict)
-        _answer(solved, number, line, show, as_json, html)
+        _answer(solved, number, line, show=show, as_json=as_json, html=html)
     if deals.bad_lines:
         return ExitCode.BAD_LINES
     return _verdict_exit_code(verdicts) if verdict_code else ExitCode.OK
 
 
-def _check_outputs(show: bool, as_json: bool, html: str | None, file: str | None, deal: str | None) -> None:
+def _check_outputs(show: bool, as_json: bool, html: str | None, *, file: str | None, deal: str | None) -> None:
     """Refuse outputs that cannot go together, and a replay page that cannot be written, before
     anything is solved."""
     if show and as_json:  # else --show would be silently ignored
@@ -111,7 +112,7 @@ def _check_outputs(show: bool, as_json: bool, html: str | None, file: str | None
         _check_page_target(html, reads_stdin=deal == STDIN)
 
 
-def _answer(solved: Solved, number: int, line: int | None, show: bool, as_json: bool, html: str | None) -> None:
+def _answer(solved: Solved, number: int, line: int | None, *, show: bool, as_json: bool, html: str | None) -> None:
     """A solved deal's replay page (``html``) and its answer printed: its record, or its text
     (after a blank line, but the first deal's)."""
     if html is not None:
@@ -177,7 +178,7 @@ def verify_command(
         raise UsageError("only one of --solution, --deal and --file can read standard input ('-')")
     setup = Setup.of(game, variant, option)
     one_source({"--seed": seed, "--deal": deal, "--file": file, "--position": position})
-    deals = Deals(setup, seed, deal, file, strict=True, position=position)
+    deals = Deals(setup, seed, deal, file=file, strict=True, position=position)
     written = read_solution(read_text(solution, "solution file"), setup, name_of(solution))
     opening = _verified_opening(deals, written.record)
     if written.record is not None:
@@ -283,14 +284,14 @@ def _line_lines(outcome: Outcome, show: bool) -> list[str]:
     state = outcome.start
     hidden = face_down_at_start(setup.legal, state)
     if show:
-        lines += layout_lines(setup, state, hidden, frozenset())
+        lines += layout_lines(setup, state, hidden, touched=frozenset())
     for number, (text, move) in enumerate(zip(texts, result.best_line), 1):
         lines.append(f"{number:3d}. {text}")
         touched = game.touched(state, move)
         hidden = face_down_after(setup.legal, state, hidden, move)
         state = game.apply(state, move)
         if show:
-            lines += layout_lines(setup, state, hidden, touched)
+            lines += layout_lines(setup, state, hidden, touched=touched)
     return lines
 
 

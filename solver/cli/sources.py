@@ -51,6 +51,7 @@ class Deals:
         setup: Setup,
         seed: int | None,
         deal: str | None,
+        *,
         file: str | None,
         strict: bool = False,
         position: str | None = None,

@@ -26,6 +26,7 @@ from solver.cli.options import (
     switch,
     whole,
 )
+from solver.errors import RunLost
 
 #: The memory bound of each deal's search unless --max-memory says otherwise.
 DEFAULT_MEMORY = "2G"
@@ -76,9 +77,9 @@ def survey_command(
     from solver.cli.progress import ProgressBar, show_progress
     from solver.service.seeds import parse_seeds
     from solver.service.setup import parse_size
-    from solver.surveys import RunLost, SurveySpec, run_survey
+    from solver.surveys import SurveySpec, run_survey
 
-    _check_survey_arguments(seeds, file, out, scheduler, jobs)
+    _check_survey_arguments(seeds, file, out, scheduler=scheduler, jobs=jobs)
     spans = None if seeds is None else parse_seeds(seeds)
     if max_memory is None and player is None:  # a search's memory bound; a player's survey has none
         max_memory = DEFAULT_MEMORY
@@ -91,7 +92,7 @@ def survey_command(
     bar = ProgressBar(f"{setup.family.name} ({setup.variant})" + ("" if player is None else f", {player} player"))
     shown = show_progress() if progress is None else progress
     try:
-        tally = run_survey(spec, deals, Path(out), jobs, scheduler, on_progress=bar if shown else None)
+        tally = run_survey(spec, deals, Path(out), jobs=jobs, scheduler=scheduler, on_progress=bar if shown else None)
     except RunLost as lost:
         bar.close()  # before the line, so that the bar does not draw over it
         say(f"patience: error: {lost}")
@@ -101,7 +102,7 @@ def survey_command(
     return _ending(out, tally, player)
 
 
-def _check_survey_arguments(seeds: str | None, file: str | None, out: str, scheduler: str | None, jobs: int) -> None:
+def _check_survey_arguments(seeds: str | None, file: str | None, out: str, *, scheduler: str | None, jobs: int) -> None:
     """Refuse arguments that cannot make a survey, before anything is read or made."""
     from solver.surveys import worker_count
 
@@ -203,7 +204,7 @@ def report_command(
         else:
             surveys.plot_rates(summaries, plot_file, dpi)
     if plot_cpu is not None:
-        surveys.plot_cpu(files, summaries, plot_cpu, dpi)
+        surveys.plot_cpu(files, summaries, plot_cpu, dpi=dpi)
     if "-" not in (as_csv, summary_csv, as_json, plot_file, plot_cpu):
         print_whole(surveys.render(summaries[0]) if len(files) == 1 else surveys.render_table(summaries))
 

@@ -29,7 +29,7 @@ class GameInfo(NamedTuple):
         return {"game": self.name, "summary": self.summary, "variants": list(self.variants)}
 
 
-def filled(text: str, indent: str, after: str | None = None, width: int = 78) -> list[str]:
+def filled(text: str, indent: str, after: str | None = None, *, width: int = 78) -> list[str]:
     """``text`` in lines of at most ``width`` columns, word by word (what textwrap does, without
     the 1 to 2 ms its import adds to ``patience games``)."""
     lines: list[str] = []

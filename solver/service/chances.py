@@ -35,7 +35,7 @@ from solver.service.stats import rate_range, wilson
 
 #: The orders drawn for ``clairvoyant`` unless ``--samples`` says otherwise: on the compiled core
 #: a few seconds at most for a Parlett or Baroness opening (see docs/face-down.md).
-DEFAULT_SAMPLES = 1000
+CLAIRVOYANT_SAMPLES = 1000
 #: The seed of the orders' draw unless ``--rng-seed`` says otherwise: the same command prints the
 #: same answer.
 DEFAULT_RNG_SEED = 1
@@ -217,6 +217,7 @@ def judge(
     setup: Setup,
     position: Concealed,
     limits: Limits,
+    *,
     samples: int | None = None,
     rng_seed: int | None = None,
     with_moves: bool = False,
@@ -224,40 +225,33 @@ def judge(
 ) -> Judged:
     """The position's worth and, ``with_moves``, every legal move's, best first, within the
     default budget or ``limits`` (:func:`solver.service.budget.plan`). ``samples`` (the most
-    orders drawn, and the most played) and ``rng_seed`` default to DEFAULT_SAMPLES and
+    orders drawn, and the most played) and ``rng_seed`` default to CLAIRVOYANT_SAMPLES and
     DEFAULT_RNG_SEED, as solve and hint have them. Given ``relaxed_reach``, the position's
     information relaxation bound too (:mod:`solver.relaxation`, V exact within that many
     face-down cards), on the clairvoyant's orders."""
     check_reach(relaxed_reach)
-    samples = DEFAULT_SAMPLES if samples is None else samples
+    samples = CLAIRVOYANT_SAMPLES if samples is None else samples
     rng_seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     check_draw(samples, rng_seed)
     game: Any = setup.legal
-    parts = plan(setup.variant, position.hidden, limits)
+    parts = plan(setup.costs(), position.hidden, limits)
     moves = tuple(game.moves(position.state)) if with_moves else ()
     targets = (None, *moves)
     seed = stream(CLAIRVOYANT, rng_seed)
-    counted, every = _counted(setup, position, samples, seed, targets, parts)
+    counted, every = _counted(setup, position, samples, seed=seed, targets=targets, parts=parts)
     drawn = orders(unseen(game, position), counted, seed, every=every)
-    sampled = _clairvoyant(setup, position, drawn, targets, parts)
+    sampled = _clairvoyant(setup, position, drawn, targets=targets, parts=parts)
     tallies = _undecided_kept(sampled.tallies, every and sampled.limit is not None, position.hidden)
-    found = _exact(setup, position, moves, every and tallies[0].won == 0 and not tallies[0].unknown, parts.exact)
+    found = _exact(
+        setup, position, moves, none_won=every and tallies[0].won == 0 and not tallies[0].unknown, exact=parts.exact
+    )
     found = found._replace(
-        moves=tuple(_none_won(*judged, tally, every) for judged, tally in zip(found.moves, tallies[1:]))
+        moves=tuple(_none_won(*judged, tally, every=every) for judged, tally in zip(found.moves, tallies[1:]))
     )
     played = None
     if found.chance is None:  # the bracket's lower side: on the clairvoyant's own orders, no more than it searched
-        states, seconds, move_states = parts.played()
-        played = play_orders(
-            setup.engine,
-            position,
-            targets=targets,
-            drawn=drawn,
-            most=sum(sampled.tallies[0]),
-            rng_seed=rng_seed,
-            budget=states,
-            max_seconds=seconds,
-            move_states=move_states,
+        played = _played(
+            setup, position, targets=targets, drawn=drawn, most=sum(sampled.tallies[0]), rng_seed=rng_seed, parts=parts
         )
 
     def worth(chance: float | None, index: int) -> Worth:
@@ -271,12 +265,35 @@ def judge(
         for index, (move, chance) in enumerate(found.moves, 1)
     ]
     judged.sort(key=_best_first)
-    bound = None if relaxed_reach is None else _bound(setup, position, drawn, relaxed_reach, parts, limits)
+    bound = (
+        None
+        if relaxed_reach is None
+        else _bound(setup, position, drawn, reach=relaxed_reach, parts=parts, limits=limits)
+    )
     best = worth(found.chance, 0)
     return Judged(setup, position, best, tuple(judged), found.stats.nodes, found.stats.seconds, parts, bound)
 
 
-def _clairvoyant(setup: Setup, position: Concealed, drawn: Orders, targets: tuple[Any, ...], parts: Plan) -> Sampled:
+def _played(
+    setup: Setup, position: Concealed, *, targets: tuple[Any, ...], drawn: Orders, most: int, rng_seed: int, parts: Plan
+) -> Playouts:
+    """The games of a player who cannot see the stock, on the first ``most`` of the orders
+    ``drawn`` (the clairvoyant's), within the played games' part of the budget."""
+    states, seconds, move_states = parts.played()
+    return play_orders(
+        setup.engine,
+        position,
+        targets=targets,
+        drawn=drawn,
+        most=most,
+        rng_seed=rng_seed,
+        budget=states,
+        max_seconds=seconds,
+        move_states=move_states,
+    )
+
+
+def _clairvoyant(setup: Setup, position: Concealed, drawn: Orders, *, targets: tuple[Any, ...], parts: Plan) -> Sampled:
     """The orders ``drawn`` searched with every card known, for each of ``targets``, within the
     orders' part of the budget (each search counted at the floor of a move played at least)."""
     return setup.engine.clairvoyant(
@@ -290,7 +307,7 @@ def _clairvoyant(setup: Setup, position: Concealed, drawn: Orders, targets: tupl
 
 
 def _exact(
-    setup: Setup, position: Concealed, moves: tuple[Hashable, ...], none_won: bool, exact: Limits | None
+    setup: Setup, position: Concealed, moves: tuple[Hashable, ...], *, none_won: bool, exact: Limits | None
 ) -> Chance:
     """The exact chance of the position and of each of ``moves``: 0 where no order at all can be
     won (``none_won``: after any move either, nor can a player who does not see them, since
@@ -309,7 +326,7 @@ def _met(played: PlayoutTally, tally: OrderTally) -> bool:
     return played.games == sum(tally) and not tally.unknown and played.won == tally.won
 
 
-def _none_won(move: Hashable, chance: float | None, tally: OrderTally, every: bool) -> tuple[Hashable, float | None]:
+def _none_won(move: Hashable, chance: float | None, tally: OrderTally, *, every: bool) -> tuple[Hashable, float | None]:
     """A move's exact chance: 0 where no order at all can be won after it (as for the position:
     a player who cannot see the cards wins no more than one who can), whatever stopped its
     search."""
@@ -327,7 +344,7 @@ def _undecided_kept(tallies: tuple[OrderTally, ...], cut: bool, hidden: int) -> 
     return tuple(tally._replace(unknown=tally.unknown + total - sum(tally)) for tally in tallies)
 
 
-def _bound(setup: Setup, position: Concealed, drawn: Orders, reach: int, parts: Plan, limits: Limits) -> Relaxed:
+def _bound(setup: Setup, position: Concealed, drawn: Orders, *, reach: int, parts: Plan, limits: Limits) -> Relaxed:
     """The information relaxation bound on the clairvoyant's orders, within its part of the
     budget (its limit named ``budget`` where the default budget's states stopped it)."""
     if parts.reach is not None and min(reach, position.hidden) > parts.reach:
@@ -344,7 +361,7 @@ def _player(played: Playouts | None) -> tuple[str | None, dict[str, Any] | None,
 
 
 def _counted(
-    setup: Setup, position: Concealed, samples: int, seed: int, targets: tuple[Any, ...], parts: Plan
+    setup: Setup, position: Concealed, samples: int, *, seed: int, targets: tuple[Any, ...], parts: Plan
 ) -> tuple[int, bool]:
     """The orders to search, and whether they are every order of the face-down cards: every order
     where all of them fit in half the default budget's states for the orders, whatever
@@ -353,7 +370,7 @@ def _counted(
     any machine); else ``samples`` drawn. So a 7-card position's 5,040 orders are all counted
     where a sample of 1,000 would only estimate them, and 12 cards' 479,001,600 orders are drawn
     however many are asked for, never a first few of every one."""
-    hidden, half, floor = position.hidden, orders_states(setup.variant) // 2, parts.move_states
+    hidden, half, floor = position.hidden, orders_states(setup.costs()) // 2, parts.move_states
     if every_order(hidden, PILOT_ORDERS):
         return math.factorial(hidden), True
     if not every_order(hidden, half // (floor * len(targets))):

@@ -11,8 +11,7 @@ from typing import Any, NamedTuple
 from rulesets.cards import Card, CardError, format_cards
 from rulesets.deals import read_deal_lines
 from rulesets.notation import PositionError
-from solver.errors import UserError
-from solver.service.errors import SurveyError
+from solver.errors import SurveyError, UserError
 from solver.service.inputs import is_stream, name_of, text_lines
 from solver.service.setup import Setup
 

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import BinaryIO
 
-from solver.service.errors import InputError
+from solver.errors import InputError
 
 STDIN = "-"
 #: The longest line read (a deal or a move line is a few hundred characters at most).
@@ -56,7 +56,7 @@ def text_lines(source: str, what: str) -> Iterator[str]:
                 raise InputError(
                     f"{what} {name_of(source)}: line {number} is longer than {MAX_LINE} bytes; is it a text file?"
                 )
-            yield _decoded(raw, source, what, number).rstrip("\r\n")
+            yield _decoded(raw, source, what, number=number).rstrip("\r\n")
 
 
 def read_text(source: str, what: str) -> str:
@@ -66,7 +66,7 @@ def read_text(source: str, what: str) -> str:
     if len(raw) > MAX_TEXT:
         raise InputError(f"{what} {name_of(source)} is larger than {MAX_TEXT // 2**20} MiB; is it the right file?")
     lines = raw.splitlines(keepends=True) or [b""]
-    return "".join(_decoded(line, source, what, number) for number, line in enumerate(lines, 1))
+    return "".join(_decoded(line, source, what, number=number) for number, line in enumerate(lines, 1))
 
 
 def without_bom(text: str) -> str:
@@ -74,7 +74,7 @@ def without_bom(text: str) -> str:
     return text.removeprefix("\ufeff")
 
 
-def _decoded(raw: bytes, source: str, what: str, number: int) -> str:
+def _decoded(raw: bytes, source: str, what: str, *, number: int) -> str:
     """One line of ``source`` as text (its byte-order mark dropped on line 1), or a InputError."""
     if b"\0" in raw:
         raise InputError(f"{what} {name_of(source)}: line {number} holds a NUL byte; it is not a text file")

@@ -14,8 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any, cast
 
-from solver.errors import SYSTEM_REFUSALS
-from solver.service.errors import OutputError, SurveyError
+from solver.errors import SYSTEM_REFUSALS, OutputError, SurveyError
 from solver.service.printing import Whole
 
 

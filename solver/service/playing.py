@@ -20,13 +20,13 @@ from solver.service.setup import Setup
 
 #: The orders the sampling player draws for each move unless ``--samples`` says otherwise: on
 #: the compiled core about half a CPU second a Parlett deal (docs/players.md).
-DEFAULT_SAMPLES = 100
+PLAYER_SAMPLES = 100
 #: The seed of a player's draws unless ``--rng-seed`` says otherwise.
 DEFAULT_RNG_SEED = 1
 
 
 def make_player(
-    name: str, samples: int | None = None, rng_seed: int | None = None, order_drawn: bool = False
+    name: str, samples: int | None = None, rng_seed: int | None = None, *, order_drawn: bool = False
 ) -> Player:
     """A fresh player (one plays one game) named ``name``; ``samples`` only for those that draw
     orders, ``rng_seed`` only for those that draw at all (or where it draws a position's
@@ -40,7 +40,7 @@ def make_player(
             "--rng-seed seeds the random and sampling players' draws (and the order of a position's "
             "face-down cards); the careful player draws nothing: leave it out"
         )
-    samples = DEFAULT_SAMPLES if samples is None else samples
+    samples = PLAYER_SAMPLES if samples is None else samples
     rng_seed = DEFAULT_RNG_SEED if rng_seed is None else rng_seed
     check_draw(samples, rng_seed)
     player: Player = PLAYERS[name](samples, rng_seed)
@@ -135,7 +135,7 @@ def play(setup: Setup, opening: Opening, player: Player) -> PlayedGame:
     """Play ``opening`` to its end with ``player``; the moves are written as the rules write them
     in the true state (which the player never saw), each deal naming the cards it turned up."""
     began = time.process_time()
-    played = play_out(setup.engine, opening.start, opening.hidden, player)
+    played = play_out(setup.engine, opening.start, opening.hidden, player=player)
     seconds = time.process_time() - began
     texts = tuple(named_deal(setup.legal, state, move) for state, move in played.moves)
     score = setup.legal.score(played.final)

@@ -31,6 +31,7 @@ def replay_page(
     header: Mapping[str, str],
     start: Picture,
     steps: Sequence[Step],
+    *,
     title: str = "Patience replay",
     opening: str = "the deal as dealt",
 ) -> str:
@@ -407,4 +408,4 @@ def outcome_page(outcome: Any) -> str:
         steps.append(Step(text, game.picture(state), touched))
     title = f"{setup.title()}: {outcome.result.verdict.value}"
     opening = "the deal as dealt" if outcome.deal or outcome.seed is not None else "the position as given"
-    return replay_page(header, game.picture(outcome.start), steps, title, opening)
+    return replay_page(header, game.picture(outcome.start), steps, title=title, opening=opening)

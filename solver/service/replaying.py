@@ -31,7 +31,7 @@ def replayed(setup: Setup, opening: Opening, record: Record) -> PlayedGame:
     return play(setup, opening, player)
 
 
-def unplayed(setup: Setup, opening: Opening, record: Record, moves: list[str]) -> str | None:
+def unplayed(setup: Setup, opening: Opening, record: Record, *, moves: list[str]) -> str | None:
     """The first way ``moves`` (the record's, written as ``play`` writes them) are not the moves
     its player plays from ``opening``, in words; None where they are those moves."""
     if "order_seed" in record and record["order_seed"] != opening.order_seed:

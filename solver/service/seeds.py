@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from solver.service.errors import SurveyError
+from solver.errors import SurveyError
 
 #: Seeds are SQLite integers (signed 64-bit), so a survey covers game numbers up to this one.
 MAX_SURVEY_SEED = 2**63 - 1

@@ -13,7 +13,7 @@ from rulesets import find_game
 from rulesets.cards import Card, CardError
 from rulesets.concealed import is_face_down, read_concealed
 from rulesets.deals import MAX_SEED, read_deal
-from rulesets.family import Family, OptionError, Ruleset
+from rulesets.family import Costs, Family, OptionError, Ruleset
 from solver.chance import Concealed
 from solver.engine import Engine, engine_of
 from solver.errors import PositionError
@@ -45,6 +45,16 @@ class Setup(NamedTuple):
         game = family.build(settings)
         legal = game if family.build_legal is None else family.build_legal(settings)
         return cls(family, chosen, settings, game, legal, engine_of(legal, game))
+
+    def costs(self) -> Costs:
+        """What the preset's face-down answers were measured to cost (rulesets.family.Costs): a
+        game with a stock declares them with its variants."""
+        costs = self.family.variant(self.variant).costs
+        if costs is None:
+            raise AssertionError(
+                f"internal error: the preset {self.variant} declares no costs, and a face-down stock needs them"
+            )
+        return costs
 
     def title(self) -> str:
         """The game as a printout or a replay page names it: its family and variant, then each

@@ -159,7 +159,7 @@ def _read_record(text: str, setup: Setup, name: str) -> tuple[list[str], None, R
     decoder = json.JSONDecoder(object_pairs_hook=_object, parse_constant=_constant, parse_float=_finite)
     values, at = [], 0
     while at < len(text):
-        value, at = _decoded(decoder, text, at, name)
+        value, at = _decoded(decoder, text, at, name=name)
         values.append(value)
         # Searched from ``at``, not stripped off a copy of the rest: a file of many records is read
         # in linear time (a copy for each made 2 MB of records take 10 seconds to refuse).
@@ -194,7 +194,7 @@ def _read_record(text: str, setup: Setup, name: str) -> tuple[list[str], None, R
     return moves, None, record
 
 
-def _decoded(decoder: json.JSONDecoder, text: str, at: int, name: str) -> tuple[Any, int]:
+def _decoded(decoder: json.JSONDecoder, text: str, at: int, *, name: str) -> tuple[Any, int]:
     """The JSON value starting at ``at`` and where it ends, or a MoveError naming the file and
     what no record 'solve --json' writes holds: bad syntax, nesting deeper than Python's stack,
     a number longer than Python converts."""
@@ -339,7 +339,7 @@ def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], list[int]
     said: set[str] = set()
     at = 0
     while not _TITLE.match(lines[at]):
-        _read_header_line(lines[at].strip(), record, setup, said)
+        _read_header_line(lines[at].strip(), record, setup, said=said)
         at += 1
     title = _TITLE.match(lines[at])
     assert title is not None
@@ -369,7 +369,7 @@ def _read_printout(lines: list[str], setup: Setup) -> tuple[list[str], list[int]
     return moves, found, record
 
 
-def _read_header_line(line: str, record: Record, setup: Setup, said: set[str]) -> None:
+def _read_header_line(line: str, record: Record, setup: Setup, *, said: set[str]) -> None:
     """One line of the head of ``solve``'s printout, added to the record of its claims (``said``:
     what the lines before said, which no line may say again)."""
     label = setup.family.score_label
@@ -404,7 +404,7 @@ def _read_header_line(line: str, record: Record, setup: Setup, said: set[str]) -
         record.update(result=result["result"], limit=result["limit"])
     elif score:
         record.update({setup.family.score_field: int(score["score"]), "score_proven": score["how"] == "minimum"})
-        _read_threshold_claim(line, score["rest"], record, setup)
+        _read_threshold_claim(line, score["rest"], record, setup=setup)
     elif line == f"{label}: no end of the game reached":
         record[setup.family.score_field] = None
     elif redeals := _REDEALS.match(line):
@@ -419,7 +419,7 @@ def _read_header_line(line: str, record: Record, setup: Setup, said: set[str]) -
 _HEAD_LINES = ("deal: ", "position: ", "result: ", "redeals: ", "nodes: ")
 
 
-def _read_threshold_claim(line: str, claim: str, record: Record, setup: Setup) -> None:
+def _read_threshold_claim(line: str, claim: str, record: Record, *, setup: Setup) -> None:
     """What the score line claims after the score: for a game with a named threshold (Accordion's
     Sheinwold win), ``; sheinwold win (5 or fewer): yes`` or ``no``, held to the moves as a --json
     record's field is; nothing else."""

@@ -94,15 +94,18 @@ class Outcome(NamedTuple):
         return record
 
 
-def solve(setup: Setup, deal: list[Card], limits: Limits, seed: int | None = None, least_cost: bool = False) -> Outcome:
+def solve(
+    setup: Setup, deal: list[Card], limits: Limits, *, seed: int | None = None, least_cost: bool = False
+) -> Outcome:
     """Search the deal; every reported line has been replayed through the rules first."""
-    return solve_from(setup, setup.game.start(deal), limits, seed, deal, least_cost)
+    return solve_from(setup, setup.game.start(deal), limits, seed=seed, deal=deal, least_cost=least_cost)
 
 
 def solve_from(
     setup: Setup,
     start: Any,
     limits: Limits,
+    *,
     seed: int | None = None,
     deal: list[Card] | None = None,
     least_cost: bool = False,

@@ -25,7 +25,7 @@ def wilson(successes: float, trials: int, z: float = Z95) -> tuple[float, float]
     return low, 1.0 if successes == trials else min(1.0, centre + half)
 
 
-def rate_range(successes: int, undecided: int, trials: int, z: float = Z95) -> tuple[float, float]:
+def rate_range(successes: int, undecided: int, trials: int, *, z: float = Z95) -> tuple[float, float]:
     """Where the rate lies when ``undecided`` trials could go either way: from the Wilson lower
     bound of ``successes`` to the Wilson upper bound of ``successes + undecided`` (the two-sided
     range Solvitaire's ``--solvability`` reports); the plain interval when nothing is undecided."""

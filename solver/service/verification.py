@@ -25,7 +25,7 @@ from solver.service.setup import Setup
 from solver.service.solution_file import Record, Solution, is_played
 
 
-def check_record_is_for(record: Record, setup: Setup, opening: Opening, rules_given: bool = False) -> str | None:
+def check_record_is_for(record: Record, setup: Setup, opening: Opening, *, rules_given: bool = False) -> str | None:
     """A record names its game, options (or variant), seed, deal and the position it started
     from: they must be those of the ``opening`` being verified (a MoveError, bad input, names the
     first that is not; a position's opening has no deal). Other rules of the same game
@@ -162,13 +162,15 @@ def verify(setup: Setup, opening: Opening, solution: Solution) -> Verification:
     if record is None:
         broken = None
     elif is_played(record):
-        broken = _broken_play_claim(record, setup, won, reached, ended) or unplayed(setup, opening, record, written)
+        broken = _broken_play_claim(record, setup, won, reached=reached, ended=ended) or unplayed(
+            setup, opening, record, moves=written
+        )
     else:
-        broken = _broken_claim(record, setup, start, moves, won, reached)
+        broken = _broken_claim(record, setup, start, moves=moves, won=won, reached=reached)
     return Verification(len(moves), None, won, reached, broken, ended)
 
 
-def _broken_play_claim(record: Record, setup: Setup, won: bool, reached: int | None, ended: bool) -> str | None:
+def _broken_play_claim(record: Record, setup: Setup, won: bool, *, reached: int | None, ended: bool) -> str | None:
     """The first claim of a played game's record the moves do not bear out: that it was won or
     not, its score, and that it was played to its end (won, or no move left that does not bring
     back a position the line reached: see :func:`is_over`)."""
@@ -187,7 +189,7 @@ def _broken_play_claim(record: Record, setup: Setup, won: bool, reached: int | N
 
 
 def _broken_claim(
-    record: Record, setup: Setup, start: Any, moves: list[Any], won: bool, reached: int | None
+    record: Record, setup: Setup, start: Any, *, moves: list[Any], won: bool, reached: int | None
 ) -> str | None:
     """The first claim of the record about its play (verdict, score, limit, redeals) that the
     moves do not bear out, or that contradicts the record's other claims."""
@@ -212,7 +214,7 @@ def _broken_claim(
         if record[name] != (reached is not None and reached <= most):
             claim = json.dumps(record[name])
             return f"the record claims {name} {claim}, but its moves reach {family.score_label} {reached}"
-    return _broken_limit_claim(record) or _broken_redeals_claim(record, setup, start, moves)
+    return _broken_limit_claim(record) or _broken_redeals_claim(record, setup, start, moves=moves)
 
 
 def _broken_limit_claim(record: Record) -> str | None:
@@ -230,7 +232,7 @@ def _broken_limit_claim(record: Record) -> str | None:
     return None
 
 
-def _broken_redeals_claim(record: Record, setup: Setup, start: Any, moves: list[Any]) -> str | None:
+def _broken_redeals_claim(record: Record, setup: Setup, start: Any, *, moves: list[Any]) -> str | None:
     """The redeals of a fewest-redeals record: its moves' count, proven exactly when no limit
     stopped the search, and never below the claimed lower bound."""
     redeal_fields = [name for name in ("redeals", "fewest_redeals_proven", "redeals_at_least") if name in record]

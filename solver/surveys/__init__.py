@@ -6,7 +6,8 @@ cleanly; ``work``: what decides a survey and what a worker does with a chunk; ``
 handed out; ``workers``: a process pool or a Dask cluster); the survey file (``store``; its format,
 ``row_codec``; the file on disk kept safe, ``file_safety``; its damage check, ``damage``; whether a
 run may carry it on, ``resume``; the deals it still lacks, ``coverage``); and its reports
-(``report``, ``comparison``, ``exports``, ``plots``), with ``errors``, the errors it raises.
+(``report``, ``comparison``, ``exports``, ``plots``). The errors it raises are
+:mod:`solver.errors`, imported from there.
 
 Its face, what the command line (:mod:`solver.cli.survey`) and the Python API (:mod:`solver.api`)
 call, is named here and imported on first use: a spawned worker, which imports ``work``, loads
@@ -29,8 +30,6 @@ __all__ = [
     "RunTally",
     "Store",
     "Row",
-    "RunLost",
-    "WorkerLost",
     "summarize",
     "render",
     "render_table",
@@ -55,8 +54,6 @@ _FROM = {
     "RunTally": "work",
     "Store": "store",
     "Row": "row_codec",
-    "RunLost": "errors",
-    "WorkerLost": "errors",
     "summarize": "report",
     "render": "report",
     "render_table": "comparison",
@@ -75,7 +72,6 @@ _FROM = {
 
 if TYPE_CHECKING:
     from solver.surveys.comparison import render_table
-    from solver.surveys.errors import RunLost, WorkerLost
     from solver.surveys.exports import check_targets, write_csv, write_json, write_summary_csv
     from solver.surveys.plots import (
         DEFAULT_DPI,

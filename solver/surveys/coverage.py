@@ -24,7 +24,7 @@ def request(db: sqlite3.Connection, spans: Sequence[Span]) -> None:
     db.executemany("INSERT INTO requested (low, high) VALUES (?, ?)", merged)
 
 
-def coverage(db: sqlite3.Connection, key: str, spans: Sequence[Span], first: int = 10) -> dict[str, Any]:
+def coverage(db: sqlite3.Connection, key: str, spans: Sequence[Span], *, first: int = 10) -> dict[str, Any]:
     """What a survey keyed by ``key`` was asked for (of seeds: the ranges ``spans``; of a file:
     its lines) and what of it is stored: the deals requested, how many are stored and missing, and
     the ``first`` missing ones (seeds as ranges ``[low, high]``, lines one by one). Counted in SQL,
@@ -49,12 +49,12 @@ def coverage(db: sqlite3.Connection, key: str, spans: Sequence[Span], first: int
             ).fetchone()
             stored += count
             if count < high - low + 1 and len(gaps) < first:
-                gaps += _gaps(db, low, high, least, most, first - len(gaps))
+                gaps += _gaps(db, low, high, least=least, most=most, first=first - len(gaps))
     return {"deals": requested, "stored": stored, "missing": requested - stored, "first_missing": gaps[:first]}
 
 
 def _gaps(
-    db: sqlite3.Connection, low: int, high: int, least: int | None, most: int | None, first: int
+    db: sqlite3.Connection, low: int, high: int, *, least: int | None, most: int | None, first: int
 ) -> list[list[int]]:
     """The first ``first`` ranges of seeds from ``low`` to ``high`` not stored, given the least and
     most stored there (None: none is): one pass over the stored keys in order (SQLite's window

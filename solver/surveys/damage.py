@@ -15,8 +15,8 @@ from typing import Any
 
 from rulesets.family import Family, OptionError
 from solver.draws import SCHEME
+from solver.errors import StoreFault, SurveyError
 from solver.service.setup import MIN_MEMORY as _MIN_MEMORY
-from solver.surveys.errors import StoreFault, SurveyError
 from solver.surveys.file_safety import damaged, file_state
 from solver.surveys.row_codec import (
     ENGINES,
@@ -40,7 +40,7 @@ from solver.surveys.row_codec import (
 _CHECKED: dict[Path, tuple[int, ...] | None] = {}
 
 
-def check(db: sqlite3.Connection, path: Path, name: Path, fix: str = "") -> None:
+def check(db: sqlite3.Connection, path: Path, name: Path, *, fix: str = "") -> None:
     """Refuse the survey file ``path`` (named ``name`` by the user), open as ``db``, if it is not a
     survey, is of the format 0.6.x wrote, or is damaged (``fix``: what to add to the message
     refusing a file that is not a survey); unless it was found whole unchanged since."""

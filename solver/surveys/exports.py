@@ -71,7 +71,7 @@ def _lines(store: Store, kind: str) -> str:
     return _select(store, " || ".join(parts) + " || '}'")
 
 
-def _write_lines(store: Store, sql: str, out: Any, separator: str = "") -> int:
+def _write_lines(store: Store, sql: str, out: Any, *, separator: str = "") -> int:
     """Write each text ``sql`` gives, ``separator`` between them, in blocks of 10,000 (the rows are
     never all held); returns how many were written."""
     written = 0
@@ -129,7 +129,7 @@ def write_json(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], targe
     try:
         with replacing(target) as out:
             out.write(head + "[\n")
-            _write_lines(store, _lines(store, "json"), out, ",\n")
+            _write_lines(store, _lines(store, "json"), out, separator=",\n")
             out.write("\n ]\n}\n")
     finally:
         store.close()

@@ -94,7 +94,7 @@ class Stream:
         return True
 
     def _changed(self, was: tuple[int, str] | None, now: tuple[int, str] | None) -> bool:
-        self._end(changed_file(self.store.path, self.name, was, now))
+        self._end(changed_file(self.store.path, self.name, was, now=now))
         return False
 
     def _end(self, error: Exception | None) -> None:
@@ -104,7 +104,7 @@ class Stream:
         if error is None:
             rest = self.surveyed[-1:] or ([] if self.beyond else self.store.surveyed_lines(self.after, 1))
             if rest:
-                error = changed_file(self.store.path, self.name, rest[-1][:2], None)
+                error = changed_file(self.store.path, self.name, rest[-1][:2], now=None)
         if error is None:
             self.store.end_of_lines()
         self.error = error
@@ -114,7 +114,7 @@ class Chunker:
     """Splits the pending deals (seeds, or a file's lines) into chunks sized to take about
     ``target`` seconds each; of a stream, the deals ready, never waiting for a whole chunk."""
 
-    def __init__(self, pending: Iterator[Any] | Stream, target: float, first: int = 2, most: int = 500) -> None:
+    def __init__(self, pending: Iterator[Any] | Stream, target: float, first: int = 2, *, most: int = 500) -> None:
         self.pending, self.target, self.size, self.most = pending, target, first, most
         self.per_deal: float | None = None
         self.exhausted = False

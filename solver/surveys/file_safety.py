@@ -18,8 +18,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from solver.errors import StoreFault, SurveyBusy, SurveyError
 from solver.service.output import status
-from solver.surveys.errors import StoreFault, SurveyBusy, SurveyError
 
 SQLITE_HEADER = b"SQLite format 3\x00"
 
@@ -41,7 +41,7 @@ def real_path(path: Path) -> Path:
         return path
 
 
-def survey_header(name: Path, path: Path, fix: str = "", writing: bool = False) -> bytes:
+def survey_header(name: Path, path: Path, fix: str = "", *, writing: bool = False) -> bytes:
     """The first bytes of the existing survey file ``path`` (named ``name`` by the user), once it
     is found a regular file, not empty, of one name, and an SQLite file (``fix``: what to add to
     the message refusing a file that is not a survey); ``writing``: this run holds its lock."""

@@ -8,9 +8,9 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
+from solver.errors import SurveyError
 from solver.service.output import replacing
 from solver.surveys.comparison import beyond_preset
-from solver.surveys.errors import SurveyError
 from solver.surveys.report import VERDICTS, percent, player_of, verdict_words, win_rate_text
 from solver.surveys.store import Store
 
@@ -76,7 +76,7 @@ def pyplot() -> Any:
     return pyplot
 
 
-def _save(figure: Any, option: str, target: str, dpi: int) -> None:
+def _save(figure: Any, option: str, target: str, *, dpi: int) -> None:
     """Write ``figure`` whole or not at all, with no date and no random ids in it, so that the same
     survey gives the same bytes (a figure kept under version control changes only when it does)."""
     import matplotlib
@@ -113,7 +113,7 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
     else:
         figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
     try:
-        _stacked_bars(axes, keys, by_score, _legend(survey))
+        _stacked_bars(axes, keys, by_score, legend=_legend(survey))
         axes.set_xticks(range(len(keys)), labels)
         axes.set_xlabel(survey["score_label"])
         axes.set_ylabel("deals")
@@ -123,12 +123,14 @@ def plot_scores(summary: dict[str, Any], target: str, dpi: int) -> None:
         beside = {"loc": "upper left", "bbox_to_anchor": (1.01, 1)}
         axes.legend(**beside, fontsize=8, title="\n".join(notes), title_fontsize=8, alignment="left")
         axes.set_title(f"{_name(survey)}: {summary['deals']} deals\n{win_rate_text(summary)}", fontsize=10)
-        _save(figure, "--plot", target, dpi)
+        _save(figure, "--plot", target, dpi=dpi)
     finally:
         plt.close(figure)
 
 
-def _stacked_bars(axes: Any, keys: list[int | None], by_score: dict[int | None, Any], legend: dict[str, str]) -> None:
+def _stacked_bars(
+    axes: Any, keys: list[int | None], by_score: dict[int | None, Any], *, legend: dict[str, str]
+) -> None:
     """A bar for each score of ``keys``, its deals stacked by verdict (unknown hatched)."""
     bottom = [0] * len(keys)
     for verdict in VERDICTS:
@@ -205,7 +207,7 @@ def label_step(scores: int) -> int:
     return step
 
 
-def plot_cpu(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target: str, dpi: int) -> None:
+def plot_cpu(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target: str, *, dpi: int) -> None:
     """The CPU seconds per deal on a log axis: one survey's deals stacked by verdict, or each of
     several surveys' as its own outline. The deals are counted by bin in SQL: none is held."""
     plt = pyplot()
@@ -221,13 +223,13 @@ def plot_cpu(paths: Sequence[Path], summaries: Sequence[dict[str, Any]], target:
     figure, axes = plt.subplots(figsize=(8, 4.5), layout="constrained")
     try:
         if len(paths) == 1:
-            _cpu_by_verdict(axes, counts[0], summaries[0], middles, edges, weights)
+            _cpu_by_verdict(axes, counts[0], summaries[0], middles=middles, edges=edges, weights=weights)
         else:
-            _cpu_outlines(axes, counts, summaries, middles, edges, weights)
+            _cpu_outlines(axes, counts, summaries, middles=middles, edges=edges, weights=weights)
         axes.set_xscale("log")
         axes.set_xlabel("CPU seconds per deal (log scale)")
         axes.set_ylabel("deals")
-        _save(figure, "--plot-cpu", target, dpi)
+        _save(figure, "--plot-cpu", target, dpi=dpi)
     finally:
         plt.close(figure)
 
@@ -240,6 +242,7 @@ def _cpu_by_verdict(
     axes: Any,
     counts: dict[str, dict[int, int]],
     summary: dict[str, Any],
+    *,
     middles: list[float],
     edges: list[float],
     weights: _Weights,
@@ -270,6 +273,7 @@ def _cpu_outlines(
     axes: Any,
     counts: Sequence[dict[str, dict[int, int]]],
     summaries: Sequence[dict[str, Any]],
+    *,
     middles: list[float],
     edges: list[float],
     weights: _Weights,
@@ -376,7 +380,7 @@ def plot_rates(summaries: Sequence[dict[str, Any]], target: str, dpi: int) -> No
         right.set_yticks(range(count), ranges, fontsize=7)
         right.tick_params(axis="y", length=0)
         figure.legend(loc="outside upper center", ncols=2, fontsize=8)
-        _save(figure, "--plot", target, dpi)
+        _save(figure, "--plot", target, dpi=dpi)
     finally:
         plt.close(figure)
 

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from rulesets.family import spell
+from solver.errors import SurveyError
 from solver.service.seeds import MAX_SURVEY_SEED
 from solver.service.stats import nearest_rank, rate_range, wilson
-from solver.surveys.errors import SurveyError
 from solver.surveys.row_codec import VERDICTS as STORED_VERDICTS
 from solver.surveys.row_codec import is_played
 from solver.surveys.store import Store
@@ -289,11 +289,11 @@ def verdict_words(survey: dict[str, Any]) -> dict[str, str]:
 def win_rate_text(summary: dict[str, Any]) -> str:
     """The win rate as a report states it (see :func:`rate_text`)."""
     return "win " + rate_text(
-        summary["win_rate"], summary["win_rate_low"], summary["win_rate_high"], summary["unknown"]
+        summary["win_rate"], summary["win_rate_low"], summary["win_rate_high"], undecided=summary["unknown"]
     )
 
 
-def rate_text(rate: float | None, low: float, high: float, undecided: int) -> str:
+def rate_text(rate: float | None, low: float, high: float, *, undecided: int) -> str:
     """A rate as a report states it: the rate and its 95% Wilson interval, or, when ``undecided``
     deals could go either way, the 95% range it lies in."""
     if undecided:
@@ -400,7 +400,7 @@ def _head(summary: dict[str, Any]) -> list[str]:
         )
     if "threshold" in summary:
         t = summary["threshold"]
-        rate = rate_text(t["rate"], t["rate_low"], t["rate_high"], t["undecided"])
+        rate = rate_text(t["rate"], t["rate_low"], t["rate_high"], undecided=t["undecided"])
         line = f"{t['name']} win ({t['at_most']} or fewer): {t['deals']}  {rate}"
         lines.append(line if len(line) <= 80 else line.replace("  rate ", "\n  rate ", 1))
     if deals:

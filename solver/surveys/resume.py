@@ -11,8 +11,8 @@ import json
 import sqlite3
 from pathlib import Path
 
+from solver.errors import SurveyError
 from solver.service.deal_file import DealFile
-from solver.surveys.errors import SurveyError
 from solver.surveys.row_codec import BOOKKEEPING, is_played
 
 
@@ -80,10 +80,10 @@ def refuse_other_deals(path: Path, db: sqlite3.Connection, deals: DealFile) -> N
             continue
         if (now is None and deals.more is not None) or (was is None and cut_short):
             return
-        raise changed_file(path, deals.name, was, now)
+        raise changed_file(path, deals.name, was, now=now)
 
 
-def changed_file(path: Path, name: str, was: tuple[int, str] | None, now: tuple[int, str] | None) -> SurveyError:
+def changed_file(path: Path, name: str, was: tuple[int, str] | None, *, now: tuple[int, str] | None) -> SurveyError:
     """A file of deals that is not the one surveyed in ``path``: (line, deal) ``was`` surveyed,
     ``now`` the file's, the first two that differ (None: the one has no more deals)."""
     line = min(found[0] for found in (was, now) if found is not None)

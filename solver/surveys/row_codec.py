@@ -202,7 +202,7 @@ def encode(row: Row) -> Stored:
     )
 
 
-def decode(key: str, stored: Stored, deal: str | None, shared: dict[str, str]) -> Row:
+def decode(key: str, stored: Stored, deal: str | None, *, shared: dict[str, str]) -> Row:
     """The :class:`Row` of a deal's stored values (its ``key``: seed or line), with its ``deal``
     and the settings every row ``shared`` (of a survey of a player: its name and settings too).
     A player's score is where its game ended, never a proven minimum."""

@@ -23,9 +23,9 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
+from solver.errors import RunLost, StoreFault, SurveyError
 from solver.service.deal_file import DealFile
 from solver.service.seeds import MAX_SURVEY_SEED, Span, count_seeds
-from solver.surveys.errors import RunLost, StoreFault, SurveyError
 from solver.surveys.feed import Chunker, Stream
 from solver.surveys.store import Store
 from solver.surveys.work import Arrived, Batch, RunTally, SurveySpec, Work, solve_lines, solve_seeds
@@ -39,6 +39,7 @@ def run_survey(
     spec: SurveySpec,
     deals: Sequence[Span] | DealFile,
     out: Path,
+    *,
     jobs: int = 1,
     scheduler: str | None = None,
     chunk_seconds: float = 0.5,
@@ -63,7 +64,9 @@ def run_survey(
         else:
             store = Store(out, spec.identity(), requested=deals)
         try:
-            return _fill(spec, store, deals, workers, client, chunk_seconds, on_progress)
+            return _fill(
+                spec, store, deals, workers=workers, client=client, chunk_seconds=chunk_seconds, on_progress=on_progress
+            )
         finally:
             store.close()
     finally:
@@ -75,6 +78,7 @@ def _fill(
     spec: SurveySpec,
     store: Store,
     deals: Sequence[Span] | DealFile,
+    *,
     workers: int,
     client: Any,
     chunk_seconds: float,
@@ -102,7 +106,7 @@ def _fill(
             if on_progress is not None:
                 on_progress(tally)
 
-        _run_interruptibly(spec, work, chunker, workers, client, arrived, tally)
+        _run_interruptibly(spec, work, chunker, workers=workers, client=client, arrived=arrived, tally=tally)
         if isinstance(pending, Stream) and pending.error is not None and not tally.interrupted:
             raise SurveyError(f"{pending.error}; {_stored(tally)} are stored in {store.path}") from None
     except StoreFault as fault:  # the file failed under the run: what is stored stays
@@ -162,7 +166,7 @@ def _on_sigterm(signum: int, frame: Any) -> None:
 
 
 def _run_interruptibly(
-    spec: SurveySpec, work: Work, chunker: Chunker, workers: int, client: Any, arrived: Arrived, tally: RunTally
+    spec: SurveySpec, work: Work, chunker: Chunker, *, workers: int, client: Any, arrived: Arrived, tally: RunTally
 ) -> None:
     """Run the chunks where they are to run; Ctrl-C or SIGTERM ends the run as ``interrupted``."""
     started = time.monotonic()
@@ -171,14 +175,14 @@ def _run_interruptibly(
         signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         if client is not None:
-            run_dask(spec, work, chunker, client, arrived)
+            run_dask(spec, work, chunker, client=client, arrived=arrived)
         elif workers <= 1:
             while not chunker.exhausted:
                 chunk = chunker.next()
                 if chunk:
                     arrived(work(spec, chunk))
         else:
-            tally.tracker_restarted = run_pool(spec, work, chunker, workers, arrived)
+            tally.tracker_restarted = run_pool(spec, work, chunker, jobs=workers, arrived=arrived)
     except (KeyboardInterrupt, _Interrupted):
         tally.interrupted = True
     finally:

@@ -28,12 +28,12 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+from solver.errors import StoreFault, SurveyError
 from solver.service.deal_file import DealFile
 from solver.service.output import status
 from solver.service.seeds import Span
 from solver.surveys import damage
 from solver.surveys.coverage import coverage, request
-from solver.surveys.errors import StoreFault, SurveyError
 from solver.surveys.file_safety import (
     at_rest,
     check_room,
@@ -81,6 +81,7 @@ class Store:
         path: Path,
         identity: dict[str, str] | None = None,
         deals: DealFile | None = None,
+        *,
         requested: Sequence[Span] = (),
     ) -> None:
         """``requested``: the seed ranges a run of a survey of seeds asks for, added to the file's."""
@@ -126,7 +127,7 @@ class Store:
                 except sqlite3.OperationalError:  # read-only storage and no -shm file: read as is
                     db.close()
                     db = _connect(self.real, "immutable", self.path)
-                damage.check(db, self.real, self.path, fix)
+                damage.check(db, self.real, self.path, fix=fix)
         except BaseException:
             db.close()
             raise
@@ -170,7 +171,7 @@ class Store:
         db = _connect(real, "rw", path)
         try:
             with self._faults("write to"):
-                self._set_up(db, identity, deals, requested, "WAL")
+                self._set_up(db, identity, deals, requested=requested, journal="WAL")
         except BaseException:
             db.close()
             raise
@@ -189,7 +190,7 @@ class Store:
                     # A rollback journal, not the WAL: made whole in the file itself (a full disk
                     # raises as it is written), with no -shm file mapped into memory, whose pages a
                     # full disk cannot back (SIGBUS, seen on ext4 of 1 KiB blocks).
-                    self._set_up(db, identity, deals, requested, "DELETE", new=True)
+                    self._set_up(db, identity, deals, requested=requested, journal="DELETE", new=True)
             finally:
                 db.close()
 
@@ -200,6 +201,7 @@ class Store:
         db: sqlite3.Connection,
         identity: dict[str, str],
         deals: DealFile | None,
+        *,
         requested: Sequence[Span],
         journal: str,
         new: bool = False,
@@ -308,7 +310,7 @@ class Store:
         """What the survey was asked for and what of it is stored (see
         :func:`~solver.surveys.coverage.coverage`); ``open``: a stream cut short, more may come."""
         with self._faults("read"):
-            found = coverage(self.db, self.key, self.requested(), first)
+            found = coverage(self.db, self.key, self.requested(), first=first)
         return {**found, "open": self.lines_open}
 
     def add(self, rows: Iterable[Stored]) -> None:
@@ -359,7 +361,7 @@ class Store:
         with self._faults("read"):
             for found in self.db.execute(sql):
                 values = Stored(*found[:width])
-                yield decode(key, values, found[width] if key == "line" else deal_of(values.key), shared)
+                yield decode(key, values, found[width] if key == "line" else deal_of(values.key), shared=shared)
 
     def close(self) -> None:
         """Close the file, then let another run write it. In that order: closing any descriptor of

@@ -164,7 +164,10 @@ def _rows(spec: SurveySpec, deals: Iterable[tuple[list[Card], int | None, int | 
             played_row(play(setup, dealt(setup, cards, seed), spec.make_player()), line) for cards, seed, line in deals
         ]
     else:
-        rows = [stored_row(solve(setup, cards, limits, seed, spec.fewest_redeals), line) for cards, seed, line in deals]
+        rows = [
+            stored_row(solve(setup, cards, limits, seed=seed, least_cost=spec.fewest_redeals), line)
+            for cards, seed, line in deals
+        ]
     return Batch(solver_version(), json.dumps(setup.settings, sort_keys=True), rows)
 
 

@@ -21,7 +21,7 @@ from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import Any
 
-from solver.surveys.errors import SchedulerLost, WorkerLost
+from solver.errors import SchedulerLost, WorkerLost
 from solver.surveys.feed import Chunker
 from solver.surveys.work import Arrived, Batch, SurveySpec, Work
 
@@ -78,7 +78,7 @@ def _worker_init(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def run_pool(spec: SurveySpec, work: Work, chunker: Chunker, jobs: int, arrived: Arrived) -> bool:
+def run_pool(spec: SurveySpec, work: Work, chunker: Chunker, *, jobs: int, arrived: Arrived) -> bool:
     """Run the chunks on ``jobs`` spawned workers; whether multiprocessing's resource tracker
     died meanwhile (it is started again, quietly: :func:`_shut_down`)."""
     import multiprocessing
@@ -141,7 +141,7 @@ def _take(finished: set[Future[Batch]], arrived: Arrived) -> None:
         raise failures[0]
 
 
-def run_dask(spec: SurveySpec, work: Work, chunker: Chunker, client: Any, arrived: Arrived) -> None:
+def run_dask(spec: SurveySpec, work: Work, chunker: Chunker, *, client: Any, arrived: Arrived) -> None:
     """Keep the cluster's threads busy with chunks (two each) until every deal is stored; a lost
     scheduler (its futures cancelled, its connection closed) is raised as :class:`SchedulerLost`."""
     from distributed import as_completed
