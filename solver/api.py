@@ -295,14 +295,11 @@ def solve(
             raise OptionError(
                 "fewest_redeals needs every card known; a face-down stock has a chance to win, not a line"
             )
-        from solver.api_face_down import Chances, judge_position
+        from solver.api_face_down import Chances
+        from solver.service.chances import judge
 
         bounds = limits(max_nodes, max_seconds, str(max_memory))
-        return Chances(
-            judge_position(
-                setup, concealed, bounds, samples=samples, rng_seed=rng_seed, with_moves=False, relaxed=relaxed
-            )
-        )
+        return Chances.of(judge(setup, concealed, bounds, samples=samples, rng_seed=rng_seed, relaxed_reach=relaxed))
     _refuse_samples(samples, rng_seed, relaxed)
     start, cards = start_of(setup, seed, deal, position=position)
     bounds = limits(max_nodes, max_seconds, str(max_memory))
@@ -334,12 +331,11 @@ def hint(
     setup = setup_of(game, variant, options)
     concealed = _face_down_start(setup, seed, deal, position=position)
     if concealed is not None:
-        from solver.api_face_down import chance_hints, judge_position
+        from solver.api_face_down import chance_hints
+        from solver.service.chances import judge
 
         bounds = limits(max_nodes, max_seconds, str(max_memory))
-        return chance_hints(
-            judge_position(setup, concealed, bounds, samples=samples, rng_seed=rng_seed, with_moves=True)
-        )
+        return chance_hints(judge(setup, concealed, bounds, samples=samples, rng_seed=rng_seed, with_moves=True))
     _refuse_samples(samples, rng_seed)
     start, _ = start_of(setup, seed, deal, position=position)
     return hints(setup, start, limits(max_nodes, max_seconds, str(max_memory)))

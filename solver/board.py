@@ -332,13 +332,10 @@ class Game:
                 raise OptionError(
                     "fewest_redeals needs every card known; a face-down stock has a chance to win, not a line"
                 )
-            from solver.api_face_down import Chances, judge_position
+            from solver.api_face_down import Chances
+            from solver.service.chances import judge
 
-            return Chances(
-                judge_position(
-                    self._setup, self._states[-1], bounds, samples=samples, rng_seed=rng_seed, with_moves=False
-                )
-            )
+            return Chances.of(judge(self._setup, self._states[-1], bounds, samples=samples, rng_seed=rng_seed))
         fresh = not self._played  # from the deal itself: the record names its seed and cards
         outcome = solve_from(
             self._setup,
@@ -369,12 +366,12 @@ class Game:
         api.check_sampling(samples, rng_seed)
         bounds = limits(max_nodes, max_seconds, str(max_memory))
         if self._states[-1].hidden:
-            from solver.api_face_down import chance_hints, judge_position
+            from solver.api_face_down import chance_hints
+            from solver.service.chances import judge
 
+            position = self._states[-1]
             return chance_hints(
-                judge_position(
-                    self._setup, self._states[-1], bounds, samples=samples, rng_seed=rng_seed, with_moves=True
-                )
+                judge(self._setup, position, bounds, samples=samples, rng_seed=rng_seed, with_moves=True)
             )
         return hints(self._setup, self.state, bounds)
 
