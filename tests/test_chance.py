@@ -260,17 +260,9 @@ def test_both_engines_count_the_same_orders_alike(variant: str, text: str, monke
     if engine_of(setup.legal, setup.game).chance_name != engines.NATIVE:
         pytest.skip("the compiled core is not built or not used here")
     position = read_concealed(setup.family, setup.legal, setup.title(), text)
-
-    def tallies() -> Any:
-        """The tallies on the engine chosen now, for the position and after each move."""
-        drawn = orders(unseen(setup.legal, position), 40, 9)
-        targets = (None, *setup.legal.moves(position.state))
-        found = engine_of(setup.legal, setup.game).clairvoyant(position, drawn=drawn, targets=targets, limits=UNLIMITED)
-        return found.tallies
-
-    native = tallies()
+    native = every_move_tallies(setup, position, 40, 9)
     monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
-    python = tallies()
+    python = every_move_tallies(setup, position, 40, 9)
     assert native == python
     assert len(native) == 1 + len(setup.legal.moves(position.state))
     assert sum(native[0]) == 40
@@ -278,31 +270,21 @@ def test_both_engines_count_the_same_orders_alike(variant: str, text: str, monke
 
 @pytest.mark.one_engine
 def test_every_order_of_few_cards_is_counted_on_both_engines(monkeypatch: pytest.MonkeyPatch) -> None:
-
     setup = Setup.of("parlett")
     position = read_concealed(setup.family, setup.legal, setup.title(), PARLETT_FIVE)
-    native = (
-        engine_of(setup.legal, setup.game)
-        .clairvoyant(
-            position,
-            drawn=orders(unseen(setup.legal, position), 1000, 1),
-            targets=(None, *setup.legal.moves(position.state)),
-            limits=UNLIMITED,
-        )
-        .tallies
-    )
+    native = every_move_tallies(setup, position, 1000, 1)
     monkeypatch.setenv("PATIENCE_NO_EXTENSIONS", "1")
-    python = (
-        engine_of(setup.legal, setup.game)
-        .clairvoyant(
-            position,
-            drawn=orders(unseen(setup.legal, position), 1000, 1),
-            targets=(None, *setup.legal.moves(position.state)),
-            limits=UNLIMITED,
-        )
-        .tallies
-    )
+    python = every_move_tallies(setup, position, 1000, 1)
     assert native == python and sum(native[0]) == 120
+
+
+def every_move_tallies(setup: Setup, position: Concealed, samples: int, seed: int) -> Any:
+    """The clairvoyant tallies on the engine chosen now, for the position and after each move."""
+    drawn = orders(unseen(setup.legal, position), samples, seed)
+    targets = (None, *setup.legal.moves(position.state))
+    return (
+        engine_of(setup.legal, setup.game).clairvoyant(position, drawn=drawn, targets=targets, limits=UNLIMITED).tallies
+    )
 
 
 PARLETT_FIVE = "row: KC 9D 8S QD 7C KH AS TD 2S | stock: 3C 9H KD 7S 3S 9S 2C 3H 4C AH 2H JC {5H 8C 4S 5S 5C}"
