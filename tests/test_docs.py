@@ -260,3 +260,15 @@ def test_every_list_of_players_names_every_player_of_the_registry() -> None:
     refused = run_cli("play", "parlett", "--seed", "1", "--player", "best")
     message = refused.stderr.strip().removeprefix("patience: error: ")
     assert refused.exit_code == 2 and message in _flat((DOCS / "cli.md").read_text())
+
+
+@pytest.mark.one_engine
+def test_the_readme_names_every_game_and_counts_every_preset() -> None:
+    """The README's list of games names each family of the registry (its name, any case, dashes
+    as spaces) and counts its presets in words: a new game or preset shows there or this fails."""
+    readme = " ".join((DOCS.parent / "README.md").read_text(encoding="utf-8").split())
+    games = readme[readme.index("Games: ") :][:300].lower()
+    assert all(family.replace("-", " ") in games for family in families()), games
+    words = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
+    count = sum(len(family.variants) for family in families().values())
+    assert f"{words.split()[count]} presets in all" in games
