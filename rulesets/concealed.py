@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from rulesets.cards import NAME, CardError, parse_card
 from rulesets.family import Family, Ruleset
 from rulesets.notation import read_card_list, write_card_list
 from rulesets.picture import Picture, Place
-from solver.chance import Concealed, conceal, turned_up
+from solver.chance import Concealed, conceal
 from solver.errors import PositionError
 
 STOCK, OUT = "stock", "out"
@@ -230,16 +230,6 @@ def face_down_at_start(game: Ruleset[Any, Any], state: Any) -> int:
     """How many cards lie face down where a game is taken up from ``state`` with nothing seen of
     its stock: all of it (none in a game without a stock)."""
     return len(game.stock(state)) if is_concealable(game) else 0  # type: ignore[attr-defined]
-
-
-def face_down_after(game: Ruleset[Any, Any], state: Any, hidden: int, move: Hashable) -> int:
-    """How many cards are still face down after ``move`` from ``state`` (whose last ``hidden``
-    stock cards have never been turned up): fewer by those it turns up. A card once seen stays
-    seen: the stock an Amazons redeal gathers is known in its order, as are cards dealt and then
-    covered."""
-    if not hidden:
-        return 0
-    return hidden - turned_up(game, Concealed(state, hidden), move)  # type: ignore[arg-type]
 
 
 def write_seen(family: Family, game: Ruleset[Any, Any], state: Any, hidden: int | None = None) -> str:

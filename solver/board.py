@@ -142,7 +142,8 @@ class Game:
         face down and counted (``stock: {38}``; those known from a position given stay known),
         and ``out:`` listing the cards that have left the table. ``Game(position=...)`` and
         ``patience solve --position`` read it back and judge the chance to win from it."""
-        from rulesets.concealed import face_down_after, face_down_at_start, is_concealable, write_seen
+        from rulesets.concealed import face_down_at_start, is_concealable, write_seen
+        from solver.chance import left_face_down
 
         if not is_concealable(self._rules):
             return self.position
@@ -150,7 +151,7 @@ class Game:
         if not self._given_hidden:  # the stock as a player sees it: the cards never turned up
             hidden = face_down_at_start(self._rules, self._start)
             for before, move in zip(self._states, self._played):
-                hidden = face_down_after(self._rules, before.state, hidden, move.value)
+                hidden = left_face_down(self._rules, Concealed(before.state, hidden), move.value)
         return write_seen(self._setup.family, self._rules, self.state, hidden)
 
     @property

@@ -81,6 +81,12 @@ def turned_up(game: Concealable[Any, Any], position: Concealed, move: Hashable) 
     return max(0, taken - (before - position.hidden))
 
 
+def left_face_down(game: Concealable[Any, Any], position: Concealed, move: Hashable) -> int:
+    """How many cards still lie face down after ``move``: fewer by those it turns up. A card once
+    seen stays seen: cards a redeal gathers back into the stock are known, in their order."""
+    return position.hidden - turned_up(game, position, move)
+
+
 def outcomes(game: Concealable[Any, Any], position: Concealed, move: Hashable) -> Iterator[Concealed]:
     """What ``move`` may lead to, all equally likely, one at a time (a Baroness deal of five from
     many face-down cards has millions: the walk looks at its limits between them): the one sure

@@ -17,7 +17,7 @@ import time
 from collections.abc import Hashable
 from typing import Any, ClassVar, NamedTuple, Protocol
 
-from solver.chance import Concealed, conceal, information_key, orders, turned_up, unseen
+from solver.chance import Concealed, conceal, information_key, left_face_down, orders, turned_up, unseen
 from solver.draws import RANDOM_PLAYER, SAMPLING_PLAYER, Draw, stream
 from solver.protocol import NO_SCORE, Concealable
 from solver.python_engine import Engine
@@ -89,7 +89,7 @@ def play_out(engine: Engine, start: Any, hidden: int, *, player: Player) -> Play
         move = player.choose(View(engine, position, offered))
         if move not in offered:
             raise AssertionError(f"internal error: player {player.name} chose a move it was not offered")
-        left = position.hidden - turned_up(rules, position, move)
+        left = left_face_down(rules, position, move)
         moves.append((state, move))
         state = rules.apply(state, move)
         position = conceal(rules, state, left)

@@ -24,7 +24,7 @@ import time
 from collections.abc import Hashable, Iterator, Sequence
 from typing import Any, NamedTuple
 
-from solver.chance import Concealed, Orders, arranged, turned_up
+from solver.chance import Concealed, Orders, arranged, left_face_down
 from solver.players import CarefulPlayer, OutOfBudget, Player, SamplingPlayer, View, play_out
 from solver.protocol import Concealable
 from solver.python_engine import Engine
@@ -132,7 +132,7 @@ def _share(budget: int | None, targets: int) -> int | None:
 
 def _after(rules: Concealable[Any, Any], position: Concealed, target: Hashable | None) -> tuple[Hashable | None, int]:
     """A target, and how many cards lie face down after it."""
-    return target, position.hidden - (0 if target is None else turned_up(rules, position, target))
+    return target, position.hidden if target is None else left_face_down(rules, position, target)
 
 
 class _Games:

@@ -273,7 +273,8 @@ def _outcome_lines(outcome: Outcome, show: bool, line: int | None = None) -> lis
 def _line_lines(outcome: Outcome, show: bool) -> list[str]:
     """The numbered moves of the solution (or best line); with ``show``, after each move the
     layout as one indented block (the places the move changed marked ``*``) and its position."""
-    from rulesets.concealed import face_down_after, face_down_at_start
+    from rulesets.concealed import face_down_at_start
+    from solver.chance import Concealed, left_face_down
     from solver.cli.display import layout_lines
 
     setup, result = outcome.setup, outcome.result
@@ -281,14 +282,15 @@ def _line_lines(outcome: Outcome, show: bool) -> list[str]:
     texts = outcome.line_text()
     title = "solution" if result.solution is not None else "line to the best score"
     lines = [f"{title} ({len(texts)} move{'' if len(texts) == 1 else 's'}):"]
+    rules: Any = setup.legal  # a game without a stock has no card face down: its counts stay 0
     state = outcome.start
-    hidden = face_down_at_start(setup.legal, state)
+    hidden = face_down_at_start(rules, state)
     if show:
         lines += layout_lines(setup, state, hidden, touched=frozenset())
     for number, (text, move) in enumerate(zip(texts, result.best_line), 1):
         lines.append(f"{number:3d}. {text}")
         touched = game.touched(state, move)
-        hidden = face_down_after(setup.legal, state, hidden, move)
+        hidden = left_face_down(rules, Concealed(state, hidden), move)
         state = game.apply(state, move)
         if show:
             lines += layout_lines(setup, state, hidden, touched=touched)
